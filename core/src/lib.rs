@@ -1,0 +1,163 @@
+//! flake-core: the flake family of distributed, time-sortable identifiers.
+//!
+//! Every format is a module with the same shape: a value type holding the
+//! format's big-endian bytes (so byte order is sort order), strict
+//! `FromStr`/`Display` in the canonical text form, field accessors and
+//! constructors, and (for the coordination-based formats) a generator built
+//! on the shared [`slot`] rule and [`sequencer`]. Generators take a
+//! [`clock::Clock`] and, where random, a [`random::RandomSource`], so the same
+//! code runs in a server, in an application and under scripted tests.
+//!
+//! Optional features: `serde` (canonical text, strict on input) and
+//! `postgres` (`ToSql`/`FromSql` of `postgres-types` in the binary wire
+//! format, i.e. the raw bytes).
+
+pub mod clock;
+pub mod error;
+pub mod random;
+pub mod sequencer;
+pub mod slot;
+pub mod time;
+
+pub mod alphanumeric;
+pub mod distributed_id;
+pub mod distributed_id128;
+pub mod flaxid;
+pub mod kuid;
+pub mod public_id;
+pub mod siq;
+pub mod sno;
+pub mod snowflake;
+
+pub use error::{Error, ErrorKind, Result};
+
+/// What every fixed-length identifier type offers, whatever its format.
+pub trait FlakeId:
+    Sized + Copy + Ord + std::hash::Hash + std::fmt::Display + std::str::FromStr<Err = Error>
+{
+    /// The SQL type name, also used in error messages.
+    const TYPE_NAME: &'static str;
+    /// Stored length in bytes.
+    const LEN: usize;
+    /// The value from exactly `LEN` bytes (22P03 otherwise).
+    fn from_slice(bytes: &[u8]) -> Result<Self>;
+    /// The stored big-endian bytes.
+    fn bytes(&self) -> &[u8];
+}
+
+/// Declares the common surface of a fixed-length identifier: byte access,
+/// `FlakeId`, `Debug` as text, and the optional serde and postgres impls.
+/// The format module supplies `Display` and `FromStr`.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! fixed_id {
+    ($ty:ident, $len:literal, $sql:literal) => {
+        impl $ty {
+            pub const LEN: usize = $len;
+            pub const fn from_bytes(bytes: [u8; $len]) -> Self {
+                $ty(bytes)
+            }
+            pub const fn to_bytes(&self) -> [u8; $len] {
+                self.0
+            }
+            pub const fn as_bytes(&self) -> &[u8; $len] {
+                &self.0
+            }
+        }
+
+        impl $crate::FlakeId for $ty {
+            const TYPE_NAME: &'static str = $sql;
+            const LEN: usize = $len;
+            fn from_slice(bytes: &[u8]) -> $crate::Result<Self> {
+                <[u8; $len]>::try_from(bytes)
+                    .map($ty)
+                    .map_err(|_| $crate::Error::InvalidBinary {
+                        type_name: $sql,
+                        expected: concat!("exactly ", $len),
+                        actual: bytes.len(),
+                    })
+            }
+            fn bytes(&self) -> &[u8] {
+                &self.0
+            }
+        }
+
+        impl TryFrom<&[u8]> for $ty {
+            type Error = $crate::Error;
+            fn try_from(bytes: &[u8]) -> $crate::Result<Self> {
+                <$ty as $crate::FlakeId>::from_slice(bytes)
+            }
+        }
+
+        impl From<[u8; $len]> for $ty {
+            fn from(bytes: [u8; $len]) -> Self {
+                $ty(bytes)
+            }
+        }
+
+        impl From<$ty> for [u8; $len] {
+            fn from(id: $ty) -> Self {
+                id.0
+            }
+        }
+
+        impl ::std::fmt::Debug for $ty {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                write!(f, concat!($sql, "({})"), self)
+            }
+        }
+
+        #[cfg(feature = "serde")]
+        impl ::serde::Serialize for $ty {
+            fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.collect_str(self)
+            }
+        }
+
+        #[cfg(feature = "serde")]
+        impl<'de> ::serde::Deserialize<'de> for $ty {
+            fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                struct TextVisitor;
+                impl ::serde::de::Visitor<'_> for TextVisitor {
+                    type Value = $ty;
+                    fn expecting(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                        f.write_str(concat!("the canonical text form of a ", $sql))
+                    }
+                    fn visit_str<E: ::serde::de::Error>(self, v: &str) -> Result<$ty, E> {
+                        v.parse().map_err(E::custom)
+                    }
+                }
+                d.deserialize_str(TextVisitor)
+            }
+        }
+
+        #[cfg(feature = "postgres")]
+        impl<'a> ::postgres_types::FromSql<'a> for $ty {
+            fn from_sql(
+                _ty: &::postgres_types::Type,
+                raw: &'a [u8],
+            ) -> Result<Self, Box<dyn ::std::error::Error + Sync + Send>> {
+                Ok(<$ty as $crate::FlakeId>::from_slice(raw)?)
+            }
+            fn accepts(ty: &::postgres_types::Type) -> bool {
+                ty.name() == $sql
+            }
+        }
+
+        #[cfg(feature = "postgres")]
+        impl ::postgres_types::ToSql for $ty {
+            fn to_sql(
+                &self,
+                _ty: &::postgres_types::Type,
+                out: &mut ::bytes::BytesMut,
+            ) -> Result<::postgres_types::IsNull, Box<dyn ::std::error::Error + Sync + Send>> {
+                out.extend_from_slice(&self.0);
+                Ok(::postgres_types::IsNull::No)
+            }
+            fn accepts(ty: &::postgres_types::Type) -> bool {
+                ty.name() == $sql
+            }
+            ::postgres_types::to_sql_checked!();
+        }
+    };
+}

@@ -1,0 +1,205 @@
+//! sno (muyo/sno v1.2.1): 80 bits = 39-bit 4 ms units since 2010-01-01 and a
+//! tick-tock bit, a metabyte, a 16-bit partition and a 16-bit sequence.
+//! Text form "sno32": 16 characters over `23456789abcdefghijklmnopqrstuvwx`.
+
+use crate::clock::Clock;
+use crate::error::{Error, Result};
+use crate::sequencer::{Regression, Sequencer, SequencerState};
+use crate::slot::{SlotAssignment, SlotRule};
+use std::fmt;
+use std::str::FromStr;
+
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Sno([u8; 10]);
+
+crate::fixed_id!(Sno, 10, "sno");
+
+/// 2010-01-01T00:00:00Z in nanoseconds since the Unix epoch.
+pub const EPOCH_NANOS: i128 = 1_262_304_000_000_000_000;
+pub const UNIT_NANOS: i128 = 4_000_000;
+pub const MAX_UNITS: u64 = (1 << 39) - 1;
+pub const TIME_RANGE: &str = "2010-01-01 00:00:00+00 to 2079-09-07 15:47:35.551999+00";
+
+/// Process field: the partition's low byte; sequence: 16 bits.
+pub const SLOT_RULE: SlotRule = SlotRule::new(8, 16);
+
+const ALPHABET: &[u8; 32] = b"23456789abcdefghijklmnopqrstuvwx";
+const TEXT_LEN: usize = 16;
+const EXPECTED_TEXT: &str = "16 characters from 2-9 and a-x";
+
+/// Character → 5-bit value, 0xFF for characters outside the alphabet.
+const DECODE: [u8; 256] = {
+    let mut table = [0xFFu8; 256];
+    let mut i = 0;
+    while i < 32 {
+        table[ALPHABET[i] as usize] = i as u8;
+        i += 1;
+    }
+    table
+};
+
+/// The 4 ms unit containing `unix_nanos`, if inside the format's range.
+pub fn units_at(unix_nanos: i128) -> Result<u64> {
+    let since = unix_nanos - EPOCH_NANOS;
+    if since < 0 || since / UNIT_NANOS > MAX_UNITS as i128 {
+        return Err(Error::TimeOutOfRange {
+            type_name: "sno",
+            range: TIME_RANGE,
+        });
+    }
+    Ok((since / UNIT_NANOS) as u64)
+}
+
+impl Sno {
+    pub fn from_parts(
+        units: u64,
+        tick_tock: bool,
+        meta: u8,
+        partition: u16,
+        sequence: u16,
+    ) -> Result<Sno> {
+        if units > MAX_UNITS {
+            return Err(Error::TimeOutOfRange {
+                type_name: "sno",
+                range: TIME_RANGE,
+            });
+        }
+        let head = (units << 1 | tick_tock as u64).to_be_bytes();
+        let mut b = [0u8; 10];
+        b[..5].copy_from_slice(&head[3..]);
+        b[5] = meta;
+        b[6..8].copy_from_slice(&partition.to_be_bytes());
+        b[8..].copy_from_slice(&sequence.to_be_bytes());
+        Ok(Sno(b))
+    }
+
+    /// The smallest sno at `unix_nanos` (every other field zero).
+    pub fn from_time(unix_nanos: i128) -> Result<Sno> {
+        Sno::from_parts(units_at(unix_nanos)?, false, 0, 0, 0)
+    }
+
+    fn head(&self) -> u64 {
+        let mut h = [0u8; 8];
+        h[3..].copy_from_slice(&self.0[..5]);
+        u64::from_be_bytes(h)
+    }
+
+    pub fn units(&self) -> u64 {
+        self.head() >> 1
+    }
+
+    pub fn tick_tock(&self) -> bool {
+        self.head() & 1 == 1
+    }
+
+    pub fn meta(&self) -> u8 {
+        self.0[5]
+    }
+
+    pub fn partition(&self) -> u16 {
+        u16::from_be_bytes([self.0[6], self.0[7]])
+    }
+
+    pub fn sequence(&self) -> u16 {
+        u16::from_be_bytes([self.0[8], self.0[9]])
+    }
+
+    /// Start of the value's 4 ms unit, in nanoseconds since the Unix epoch.
+    pub fn unix_nanos(&self) -> i128 {
+        EPOCH_NANOS + self.units() as i128 * UNIT_NANOS
+    }
+
+    pub fn unix_micros(&self) -> i64 {
+        (self.unix_nanos() / 1000) as i64
+    }
+
+    fn as_u128(&self) -> u128 {
+        let mut b = [0u8; 16];
+        b[6..].copy_from_slice(&self.0);
+        u128::from_be_bytes(b)
+    }
+
+    /// The 16-character text form into a caller's buffer (no allocation).
+    pub fn encode(&self) -> [u8; TEXT_LEN] {
+        let n = self.as_u128();
+        let mut out = [0u8; TEXT_LEN];
+        for (i, c) in out.iter_mut().enumerate() {
+            *c = ALPHABET[((n >> (75 - 5 * i)) & 31) as usize];
+        }
+        out
+    }
+
+    /// Strict decoding of the 16-character text form.
+    pub fn decode(text: &[u8]) -> Option<Sno> {
+        if text.len() != TEXT_LEN {
+            return None;
+        }
+        let mut n: u128 = 0;
+        let mut bad = 0u8;
+        for &c in text {
+            let v = DECODE[c as usize];
+            bad |= v;
+            n = n << 5 | (v & 31) as u128;
+        }
+        if bad & 0x80 != 0 {
+            return None;
+        }
+        let mut b = [0u8; 10];
+        b.copy_from_slice(&n.to_be_bytes()[6..]);
+        Some(Sno(b))
+    }
+}
+
+impl fmt::Display for Sno {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let text = self.encode();
+        // The alphabet is ASCII, so the buffer is always valid UTF-8.
+        f.write_str(std::str::from_utf8(&text).map_err(|_| fmt::Error)?)
+    }
+}
+
+impl FromStr for Sno {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Sno> {
+        Sno::decode(s.as_bytes()).ok_or_else(|| Error::invalid_text("sno", s, EXPECTED_TEXT))
+    }
+}
+
+/// A per-process (or, in shared mode, per-server) sno generator.
+#[derive(Debug, Clone)]
+pub struct SnoGenerator {
+    assignment: SlotAssignment,
+    sequencer: Sequencer,
+}
+
+fn clock_units(unix_nanos: i64) -> Result<u64> {
+    units_at(unix_nanos as i128)
+}
+
+impl SnoGenerator {
+    /// A generator for one slot, initialised at the clock's current unit
+    /// (which it will not use).
+    pub fn new<C: Clock>(assignment: SlotAssignment, clock: &mut C) -> Result<Self> {
+        let sequencer =
+            Sequencer::starting_now(Regression::TickTock, assignment.range, clock, clock_units)?;
+        Ok(SnoGenerator {
+            assignment,
+            sequencer,
+        })
+    }
+
+    /// The next sno. `node` is the partition's high byte (`pg_flake.sno_node`).
+    pub fn generate<C: Clock>(&mut self, clock: &mut C, node: u8, meta: u8) -> Result<Sno> {
+        let s = self.sequencer.next(clock, clock_units)?;
+        let partition = (node as u16) << 8 | self.assignment.process as u16;
+        Sno::from_parts(s.unit, s.tick_tock, meta, partition, s.sequence as u16)
+    }
+
+    pub fn assignment(&self) -> SlotAssignment {
+        self.assignment
+    }
+
+    pub fn state(&self) -> SequencerState {
+        self.sequencer.state()
+    }
+}

@@ -1,0 +1,42 @@
+//! Reading the vectors in `tests/vectors/` (copied unchanged from the spec).
+#![allow(dead_code)]
+
+use serde_json::Value;
+
+pub fn vectors(file: &str) -> Vec<Value> {
+    let path = format!("{}/../tests/vectors/{file}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{path}: {e}: {l}")))
+        .collect()
+}
+
+pub fn of_kind<'a>(all: &'a [Value], kinds: &[&str]) -> Vec<&'a Value> {
+    all.iter().filter(|v| kinds.contains(&v["kind"].as_str().unwrap())).collect()
+}
+
+/// An integer written either as a JSON number or as a decimal string.
+pub fn int(v: &Value) -> i128 {
+    match v {
+        Value::Number(n) => n.as_i64().map(i128::from).or_else(|| n.as_u64().map(i128::from)).unwrap(),
+        Value::String(s) => s.parse().unwrap_or_else(|e| panic!("{s}: {e}")),
+        other => panic!("not an integer: {other}"),
+    }
+}
+
+pub fn hex(s: &str) -> Vec<u8> {
+    (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap()).collect()
+}
+
+pub fn to_hex(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+pub fn time_nanos(v: &Value) -> i128 {
+    flake_core::time::parse_rfc3339_nanos(v.as_str().unwrap()).unwrap()
+}
+
+pub fn name(v: &Value) -> &str {
+    v["name"].as_str().unwrap()
+}

@@ -1,0 +1,226 @@
+mod common;
+
+use common::*;
+use flake_core::clock::ScriptedClock;
+use flake_core::slot::{SequenceRange, SlotAssignment};
+use flake_core::sno::{Sno, SnoGenerator, SLOT_RULE, UNIT_NANOS};
+use flake_core::{ErrorKind, FlakeId};
+use proptest::prelude::*;
+
+#[test]
+fn every_value_vector() {
+    let all = vectors("sno.jsonl");
+    let values: Vec<_> = all.iter().filter(|v| v.get("text").is_some()).collect();
+    assert_eq!(values.len(), 80);
+    for v in values {
+        let text = v["text"].as_str().unwrap();
+        let bytes = hex(v["bytes_hex"].as_str().unwrap());
+        let p = &v["parts"];
+        let id: Sno = text.parse().unwrap_or_else(|e| panic!("{}: {e}", name(v)));
+        assert_eq!(id.as_bytes().as_slice(), bytes.as_slice(), "{}", name(v));
+        assert_eq!(id.to_string(), text, "{}", name(v));
+        assert_eq!(Sno::from_slice(&bytes).unwrap(), id);
+        assert_eq!(id.unix_nanos(), time_nanos(&p["time"]), "{}", name(v));
+        assert_eq!(id.tick_tock(), p["tick_tock"].as_bool().unwrap());
+        assert_eq!(id.meta() as i128, int(&p["meta"]));
+        assert_eq!(id.partition() as i128, int(&p["partition"]));
+        assert_eq!(id.sequence() as i128, int(&p["sequence"]));
+        let rebuilt = Sno::from_parts(
+            id.units(),
+            id.tick_tock(),
+            id.meta(),
+            id.partition(),
+            id.sequence(),
+        )
+        .unwrap();
+        assert_eq!(rebuilt, id);
+        if let Some(ns) = v.get("unix_ns") {
+            if !id.tick_tock() {
+                let from_time = Sno::from_time(int(ns)).unwrap();
+                assert_eq!(from_time.units(), id.units(), "{}", name(v));
+                // sno_from_parts takes a microsecond timestamp: truncating
+                // the input time to microseconds must give the same value.
+                let micros = int(ns) / 1000 * 1000;
+                let p2 = Sno::from_parts(
+                    flake_core::sno::units_at(micros).unwrap(),
+                    false,
+                    id.meta(),
+                    id.partition(),
+                    id.sequence(),
+                )
+                .unwrap();
+                assert_eq!(p2, id, "{}", name(v));
+            }
+        }
+    }
+}
+
+#[test]
+fn out_of_range_vectors() {
+    let all = vectors("sno.jsonl");
+    let cases = of_kind(&all, &["out_of_range"]);
+    assert!(!cases.is_empty());
+    for v in cases {
+        let err = Sno::from_time(int(&v["input"]["unix_ns"])).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::DatetimeOverflow, "{}", name(v));
+        assert_eq!(err.kind().sqlstate(), v["sqlstate"].as_str().unwrap());
+    }
+}
+
+#[test]
+fn invalid_vectors() {
+    let all = vectors("sno-invalid.jsonl");
+    for v in &all {
+        match v["kind"].as_str().unwrap() {
+            "invalid_text" => {
+                let input = v["input"].as_str().unwrap();
+                let err = input.parse::<Sno>().unwrap_err();
+                assert_eq!(err.kind().sqlstate(), v["sqlstate"].as_str().unwrap(), "{}", name(v));
+                assert!(err.to_string().contains("invalid input syntax for type sno"));
+            }
+            "invalid_bytes" => {
+                let err = Sno::from_slice(&hex(v["input_bytes_hex"].as_str().unwrap())).unwrap_err();
+                assert_eq!(err.kind().sqlstate(), v["sqlstate"].as_str().unwrap(), "{}", name(v));
+            }
+            other => panic!("unknown kind {other}"),
+        }
+    }
+}
+
+#[test]
+fn spec_examples() {
+    assert_eq!(Sno::from_bytes([0; 10]).to_string(), "2222222222222222");
+    assert_eq!(Sno::from_bytes([0xff; 10]).to_string(), "xxxxxxxxxxxxxxxx");
+    let id: Sno = "brpk4q72xwf2m63l".parse().unwrap();
+    assert_eq!(to_hex(id.as_bytes()), "4e6f2160a0ff9a0a1033");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn text_round_trip(bytes in any::<[u8; 10]>()) {
+        let id = Sno::from_bytes(bytes);
+        let text = id.to_string();
+        prop_assert_eq!(text.len(), 16);
+        prop_assert_eq!(text.parse::<Sno>().unwrap(), id);
+    }
+
+    #[test]
+    fn text_order_is_byte_order(a in any::<[u8; 10]>(), b in any::<[u8; 10]>()) {
+        let (x, y) = (Sno::from_bytes(a), Sno::from_bytes(b));
+        prop_assert_eq!(x.to_string().cmp(&y.to_string()), a.cmp(&b));
+        prop_assert_eq!(x.cmp(&y), a.cmp(&b));
+    }
+
+    #[test]
+    fn any_string_decodes_or_is_rejected(s in "\\PC{0,20}") {
+        match s.parse::<Sno>() {
+            Ok(id) => prop_assert_eq!(id.to_string(), s),
+            Err(e) => prop_assert_eq!(e.kind(), ErrorKind::InvalidText),
+        }
+    }
+}
+
+// --- generator, with a scripted clock -------------------------------------
+
+const T0: i64 = 1_700_000_000_000_000_000; // 2023-11-14, on a unit boundary
+const UNIT: i64 = UNIT_NANOS as i64;
+
+fn whole() -> SlotAssignment {
+    SLOT_RULE.assign(3, 100).unwrap()
+}
+
+#[test]
+fn first_unit_is_skipped() {
+    let mut clock = ScriptedClock::new(T0 + 1000, UNIT / 4);
+    let mut g = SnoGenerator::new(whole(), &mut clock).unwrap();
+    let first = g.generate(&mut clock, 0, 0).unwrap();
+    assert!(clock.pauses >= 1, "must wait for the next unit");
+    assert!(first.unix_nanos() >= (T0 + UNIT) as i128);
+    assert_eq!(first.sequence(), 0);
+    assert_eq!(first.partition(), 3);
+}
+
+#[test]
+fn sequence_counts_within_a_unit_and_restarts_on_a_new_one() {
+    let mut clock = ScriptedClock::new(T0 - UNIT, 1);
+    let mut g = SnoGenerator::new(whole(), &mut clock).unwrap();
+    clock.now = T0;
+    let ids: Vec<Sno> = (0..5).map(|_| g.generate(&mut clock, 7, 9).unwrap()).collect();
+    assert_eq!(ids.iter().map(|i| i.sequence()).collect::<Vec<_>>(), [0, 1, 2, 3, 4]);
+    assert!(ids.iter().all(|i| i.partition() == 7 << 8 | 3 && i.meta() == 9));
+    clock.now = T0 + UNIT;
+    assert_eq!(g.generate(&mut clock, 7, 9).unwrap().sequence(), 0);
+}
+
+#[test]
+fn overflow_waits_for_the_next_unit() {
+    let range = SequenceRange { first: 10, last: 12 };
+    let a = SlotAssignment { process: 1, range };
+    let mut clock = ScriptedClock::new(T0 - UNIT, UNIT / 8);
+    let mut g = SnoGenerator::new(a, &mut clock).unwrap();
+    clock.now = T0;
+    let seqs: Vec<u16> = (0..3).map(|_| g.generate(&mut clock, 0, 0).unwrap().sequence()).collect();
+    assert_eq!(seqs, [10, 11, 12]);
+    assert_eq!(clock.pauses, 0);
+    let next = g.generate(&mut clock, 0, 0).unwrap();
+    assert_eq!(clock.pauses, 8, "waited a whole unit");
+    assert_eq!(next.sequence(), 10);
+    assert_eq!(next.unix_nanos(), (T0 + UNIT) as i128);
+}
+
+#[test]
+fn a_regression_flips_tick_tock_and_a_second_one_waits() {
+    let mut clock = ScriptedClock::new(T0 - UNIT, UNIT);
+    let mut g = SnoGenerator::new(whole(), &mut clock).unwrap();
+    clock.now = T0 + 10 * UNIT;
+    let before = g.generate(&mut clock, 0, 0).unwrap();
+    assert!(!before.tick_tock());
+    // The clock goes back 5 units: continue at once with the bit flipped.
+    clock.now = T0 + 5 * UNIT;
+    let after = g.generate(&mut clock, 0, 0).unwrap();
+    assert!(after.tick_tock());
+    assert_eq!(clock.pauses, 0);
+    assert_eq!(after.unix_nanos(), (T0 + 5 * UNIT) as i128);
+    assert_ne!(before, after);
+    clock.now = T0 + 7 * UNIT;
+    let later = g.generate(&mut clock, 0, 0).unwrap();
+    assert!(later.tick_tock());
+    // A second regression into the window already used (<= unit 10, the
+    // safe mark) does not flip again: it waits until the clock is back at
+    // the unit the flipped phase is in, and continues its sequence there.
+    clock.now = T0 + 6 * UNIT;
+    let waited = g.generate(&mut clock, 0, 0).unwrap();
+    assert_eq!(clock.pauses, 1, "from unit 6 back to unit 7");
+    assert_eq!(waited.unix_nanos(), (T0 + 7 * UNIT) as i128);
+    assert!(waited.tick_tock());
+    assert_eq!(waited.sequence(), later.sequence() + 1);
+    // Once the clock passes the safe mark, the phase is over: no wait, bit
+    // kept, IDs ordered again.
+    clock.now = T0 + 12 * UNIT;
+    let past = g.generate(&mut clock, 0, 0).unwrap();
+    assert_eq!(clock.pauses, 1);
+    assert!(past > before && past > waited);
+}
+
+#[test]
+fn generated_ids_are_unique() {
+    let mut clock = ScriptedClock::new(T0, 37_000);
+    let mut g = SnoGenerator::new(whole(), &mut clock).unwrap();
+    let mut seen = std::collections::HashSet::new();
+    for i in 0..50_000 {
+        if i % 1000 == 0 {
+            clock.now -= 3 * UNIT; // occasional regressions
+        }
+        clock.now += 500;
+        assert!(seen.insert(g.generate(&mut clock, 0, 0).unwrap()));
+    }
+}
+
+#[test]
+fn time_outside_the_range_is_an_error() {
+    let mut clock = ScriptedClock::new(0, 1);
+    let err = SnoGenerator::new(whole(), &mut clock).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::DatetimeOverflow);
+}
