@@ -92,7 +92,11 @@ impl Error {
         }
     }
 
-    pub(crate) fn invalid_text(type_name: &'static str, input: &str, expected: &'static str) -> Self {
+    pub(crate) fn invalid_text(
+        type_name: &'static str,
+        input: &str,
+        expected: &'static str,
+    ) -> Self {
         Error::InvalidText {
             type_name,
             input: input.to_owned(),
@@ -129,7 +133,10 @@ impl fmt::Display for Error {
                 "{type_name} field \"{field}\" out of range: {value} (accepted: {min} to {max})"
             ),
             Error::TimeOutOfRange { type_name, range } => {
-                write!(f, "timestamp out of range for type {type_name}: accepted {range}")
+                write!(
+                    f,
+                    "timestamp out of range for type {type_name}: accepted {range}"
+                )
             }
             Error::InvalidParameter { message } => f.write_str(message),
         }

@@ -65,7 +65,10 @@ impl ScriptedRandom {
 
 impl RandomSource for ScriptedRandom {
     fn fill_bytes(&mut self, buf: &mut [u8]) {
-        let draw = self.draws.pop_front().expect("scripted random source exhausted");
+        let draw = self
+            .draws
+            .pop_front()
+            .expect("scripted random source exhausted");
         assert_eq!(draw.len(), buf.len(), "scripted draw has the wrong length");
         buf.copy_from_slice(&draw);
     }

@@ -77,7 +77,11 @@ mod tests {
     fn round_trips_through_text() {
         for us in [0i64, 1, -1, 1_262_304_000_000_000, 253_402_300_799_999_999] {
             let text = format_rfc3339_micros(us);
-            assert_eq!(parse_rfc3339_nanos(&text), Some(us as i128 * 1000), "{text}");
+            assert_eq!(
+                parse_rfc3339_nanos(&text),
+                Some(us as i128 * 1000),
+                "{text}"
+            );
         }
         assert_eq!(
             parse_rfc3339_nanos("2010-01-01T00:00:00.003999999Z"),

@@ -2,7 +2,9 @@ use flake_core::slot::SlotRule;
 use flake_core::sno;
 
 fn assert_disjoint(rule: SlotRule, nslots: u32) {
-    let all: Vec<_> = (0..nslots).map(|s| rule.assign(s, nslots).unwrap()).collect();
+    let all: Vec<_> = (0..nslots)
+        .map(|s| rule.assign(s, nslots).unwrap())
+        .collect();
     for (i, a) in all.iter().enumerate() {
         assert!(a.process < 1 << rule.process_bits);
         assert!(a.range.last < (1u64 << rule.sequence_bits) as u32 || rule.sequence_bits == 32);
@@ -23,9 +25,9 @@ fn slot_rule_gives_disjoint_ranges() {
     for nslots in [1, 100, 256, 257, 1000] {
         for rule in [
             sno::SLOT_RULE,
-            SlotRule::new(8, 11),  // siq, 5-bit kinds
-            SlotRule::new(5, 12),  // snowflake
-            SlotRule::new(0, 14),  // kuid
+            SlotRule::new(8, 11), // siq, 5-bit kinds
+            SlotRule::new(5, 12), // snowflake
+            SlotRule::new(0, 14), // kuid
         ] {
             assert_disjoint(rule, nslots);
         }

@@ -75,12 +75,25 @@ fn invalid_vectors() {
             "invalid_text" => {
                 let input = v["input"].as_str().unwrap();
                 let err = input.parse::<Sno>().unwrap_err();
-                assert_eq!(err.kind().sqlstate(), v["sqlstate"].as_str().unwrap(), "{}", name(v));
-                assert!(err.to_string().contains("invalid input syntax for type sno"));
+                assert_eq!(
+                    err.kind().sqlstate(),
+                    v["sqlstate"].as_str().unwrap(),
+                    "{}",
+                    name(v)
+                );
+                assert!(err
+                    .to_string()
+                    .contains("invalid input syntax for type sno"));
             }
             "invalid_bytes" => {
-                let err = Sno::from_slice(&hex(v["input_bytes_hex"].as_str().unwrap())).unwrap_err();
-                assert_eq!(err.kind().sqlstate(), v["sqlstate"].as_str().unwrap(), "{}", name(v));
+                let err =
+                    Sno::from_slice(&hex(v["input_bytes_hex"].as_str().unwrap())).unwrap_err();
+                assert_eq!(
+                    err.kind().sqlstate(),
+                    v["sqlstate"].as_str().unwrap(),
+                    "{}",
+                    name(v)
+                );
             }
             other => panic!("unknown kind {other}"),
         }
@@ -147,21 +160,33 @@ fn sequence_counts_within_a_unit_and_restarts_on_a_new_one() {
     let mut clock = ScriptedClock::new(T0 - UNIT, 1);
     let mut g = SnoGenerator::new(whole(), &mut clock).unwrap();
     clock.now = T0;
-    let ids: Vec<Sno> = (0..5).map(|_| g.generate(&mut clock, 7, 9).unwrap()).collect();
-    assert_eq!(ids.iter().map(|i| i.sequence()).collect::<Vec<_>>(), [0, 1, 2, 3, 4]);
-    assert!(ids.iter().all(|i| i.partition() == 7 << 8 | 3 && i.meta() == 9));
+    let ids: Vec<Sno> = (0..5)
+        .map(|_| g.generate(&mut clock, 7, 9).unwrap())
+        .collect();
+    assert_eq!(
+        ids.iter().map(|i| i.sequence()).collect::<Vec<_>>(),
+        [0, 1, 2, 3, 4]
+    );
+    assert!(ids
+        .iter()
+        .all(|i| i.partition() == 7 << 8 | 3 && i.meta() == 9));
     clock.now = T0 + UNIT;
     assert_eq!(g.generate(&mut clock, 7, 9).unwrap().sequence(), 0);
 }
 
 #[test]
 fn overflow_waits_for_the_next_unit() {
-    let range = SequenceRange { first: 10, last: 12 };
+    let range = SequenceRange {
+        first: 10,
+        last: 12,
+    };
     let a = SlotAssignment { process: 1, range };
     let mut clock = ScriptedClock::new(T0 - UNIT, UNIT / 8);
     let mut g = SnoGenerator::new(a, &mut clock).unwrap();
     clock.now = T0;
-    let seqs: Vec<u16> = (0..3).map(|_| g.generate(&mut clock, 0, 0).unwrap().sequence()).collect();
+    let seqs: Vec<u16> = (0..3)
+        .map(|_| g.generate(&mut clock, 0, 0).unwrap().sequence())
+        .collect();
     assert_eq!(seqs, [10, 11, 12]);
     assert_eq!(clock.pauses, 0);
     let next = g.generate(&mut clock, 0, 0).unwrap();

@@ -13,20 +13,29 @@ pub fn vectors(file: &str) -> Vec<Value> {
 }
 
 pub fn of_kind<'a>(all: &'a [Value], kinds: &[&str]) -> Vec<&'a Value> {
-    all.iter().filter(|v| kinds.contains(&v["kind"].as_str().unwrap())).collect()
+    all.iter()
+        .filter(|v| kinds.contains(&v["kind"].as_str().unwrap()))
+        .collect()
 }
 
 /// An integer written either as a JSON number or as a decimal string.
 pub fn int(v: &Value) -> i128 {
     match v {
-        Value::Number(n) => n.as_i64().map(i128::from).or_else(|| n.as_u64().map(i128::from)).unwrap(),
+        Value::Number(n) => n
+            .as_i64()
+            .map(i128::from)
+            .or_else(|| n.as_u64().map(i128::from))
+            .unwrap(),
         Value::String(s) => s.parse().unwrap_or_else(|e| panic!("{s}: {e}")),
         other => panic!("not an integer: {other}"),
     }
 }
 
 pub fn hex(s: &str) -> Vec<u8> {
-    (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap()).collect()
+    (0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
+        .collect()
 }
 
 pub fn to_hex(b: &[u8]) -> String {

@@ -1,0 +1,59 @@
+# pg_flake — two commands: `make run` and `make test` (see README.md).
+# Both install what they need on a fresh Debian 12 machine (as root) and are
+# safe to run again.
+
+PG_CONFIG ?= /usr/lib/postgresql/15/bin/pg_config
+PG_BIN    := $(shell $(PG_CONFIG) --bindir 2>/dev/null || echo /usr/lib/postgresql/15/bin)
+RUN_DATA  ?= $(CURDIR)/.run/data
+RUN_PORT  ?= 54329
+PSQL_RUN  := psql -X -h 127.0.0.1 -p $(RUN_PORT) -U postgres
+export PG_CONFIG PG_BIN
+
+.PHONY: all prereqs install run stop test lint test-core test-pgrx test-sql clean
+
+all: install
+
+prereqs:
+	@scripts/prereqs.sh
+
+install: prereqs
+	cargo pgrx install --release --pg-config $(PG_CONFIG)
+
+## run: build, install, start a dedicated server with an example database, open psql.
+run: install
+	scripts/pg-server.sh start $(RUN_DATA) $(RUN_PORT)
+	@$(PSQL_RUN) -d postgres -tAc "SELECT 1 FROM pg_database WHERE datname = 'flake'" | grep -q 1 \
+		|| $(PSQL_RUN) -q -d postgres -c "CREATE DATABASE flake"
+	@$(PSQL_RUN) -q -d flake -v ON_ERROR_STOP=1 -f sql/example.sql
+	@if [ -t 0 ] && [ -t 1 ]; then \
+		exec $(PSQL_RUN) -d flake; \
+	else \
+		echo "pg_flake is running. Connect with:  $(PSQL_RUN) -d flake"; \
+		echo "Stop it with:                      make stop"; \
+	fi
+
+stop:
+	scripts/pg-server.sh stop $(RUN_DATA)
+
+## test: every suite; fails on the first failure.
+test: prereqs lint test-core test-pgrx test-sql
+	@echo "make test: all suites passed"
+
+lint:
+	cargo fmt --all -- --check
+	cargo clippy --workspace --all-targets -- -D warnings
+	cargo clippy -p flake-core --all-targets --all-features -- -D warnings
+
+test-core:
+	cargo test -p flake-core --all-features
+
+test-pgrx:
+	CARGO_PGRX_TEST_RUNAS=postgres CARGO_PGRX_TEST_PGDATA=/tmp/pg_flake-pgrx-test-data \
+		cargo pgrx test pg15
+
+test-sql: install
+	scripts/test-sql.sh
+
+clean: stop
+	cargo clean
+	rm -rf .run

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Starts or stops a dedicated PostgreSQL 15 server for pg_flake, owned by the
+# `postgres` user, listening on 127.0.0.1 and a socket in its own directory.
+#   pg-server.sh start DATADIR PORT [CONF_LINE ...]   (idempotent)
+#   pg-server.sh stop DATADIR
+set -euo pipefail
+BIN=${PG_BIN:-/usr/lib/postgresql/15/bin}
+cmd=$1 datadir=$2
+as_postgres() { runuser -u postgres -- "$@"; }
+
+case "$cmd" in
+start)
+    port=$3; shift 3
+    mkdir -p "$(dirname "$datadir")"
+    if [ ! -s "$datadir/PG_VERSION" ]; then
+        rm -rf "$datadir"
+        install -d -o postgres -g postgres -m 700 "$datadir"
+        as_postgres "$BIN/initdb" -D "$datadir" -U postgres --auth=trust -E UTF8 --locale=C.UTF-8 >/dev/null
+        {
+            echo "listen_addresses = '127.0.0.1'"
+            echo "port = $port"
+            echo "unix_socket_directories = '$datadir'"
+            echo "max_connections = 100"
+            echo "fsync = off"
+            for line in "$@"; do echo "$line"; done
+        } >> "$datadir/postgresql.conf"
+    fi
+    if ! as_postgres "$BIN/pg_ctl" -D "$datadir" status >/dev/null 2>&1; then
+        as_postgres "$BIN/pg_ctl" -D "$datadir" -l "$datadir/server.log" -w -t 60 start >/dev/null
+    fi
+    ;;
+stop)
+    if [ -s "$datadir/PG_VERSION" ] && as_postgres "$BIN/pg_ctl" -D "$datadir" status >/dev/null 2>&1; then
+        as_postgres "$BIN/pg_ctl" -D "$datadir" -m fast -w stop >/dev/null
+    fi
+    ;;
+*)
+    echo "usage: $0 start DATADIR PORT [CONF_LINE ...] | stop DATADIR" >&2
+    exit 2
+    ;;
+esac

@@ -1,0 +1,54 @@
+//! What a generator needs from the backend it runs in: its slot (`sql-api.md`
+//! §4), a clock whose waits can be cancelled, and time conversions between
+//! PostgreSQL's `timestamptz` and the core's Unix microseconds.
+
+use crate::errors::raise;
+use flake_core::clock::{system_now_nanos, Clock, PAUSE};
+use flake_core::Error;
+use pgrx::prelude::*;
+
+/// Unix epoch in PostgreSQL's timestamp representation (µs since 2000-01-01).
+const UNIX_EPOCH_IN_PG_MICROS: i64 = -946_684_800_000_000;
+
+/// This backend's slot and the number of slots: unique among running backends.
+pub fn slot() -> (u32, u32) {
+    // SAFETY: plain globals that PostgreSQL sets before any SQL runs.
+    unsafe {
+        #[cfg(any(feature = "pg13", feature = "pg14", feature = "pg15", feature = "pg16"))]
+        let slot = pg_sys::MyBackendId - 1;
+        #[cfg(not(any(feature = "pg13", feature = "pg14", feature = "pg15", feature = "pg16")))]
+        let slot = pg_sys::MyProcNumber;
+        (slot.max(0) as u32, pg_sys::MaxBackends.max(1) as u32)
+    }
+}
+
+/// The real-time clock; a pause sleeps briefly and honours cancel requests
+/// and `statement_timeout`.
+pub struct BackendClock;
+
+impl Clock for BackendClock {
+    fn now_nanos(&mut self) -> i64 {
+        system_now_nanos()
+    }
+    fn pause(&mut self) {
+        std::thread::sleep(PAUSE);
+        pgrx::check_for_interrupts!();
+    }
+}
+
+/// Microseconds since the Unix epoch of a finite timestamp; infinite ones are
+/// outside every format's range.
+pub fn unix_micros(ts: TimestampWithTimeZone, type_name: &'static str, range: &'static str) -> i64 {
+    if !ts.is_finite() {
+        raise(Error::TimeOutOfRange { type_name, range });
+    }
+    i64::from(ts) - UNIX_EPOCH_IN_PG_MICROS
+}
+
+/// The timestamp of a Unix-microsecond instant. Every format's range lies
+/// inside PostgreSQL's, so this only fails on a bug.
+pub fn timestamp(unix_micros: i64) -> TimestampWithTimeZone {
+    TimestampWithTimeZone::try_from(unix_micros + UNIX_EPOCH_IN_PG_MICROS).unwrap_or_else(|_| {
+        pgrx::error!("pg_flake: timestamp {unix_micros} out of PostgreSQL's range")
+    })
+}

@@ -1,0 +1,41 @@
+//! Every core error reaches the user as a PostgreSQL ERROR with the SQLSTATE
+//! of its kind (`sql-api.md` §2).
+
+use flake_core::{Error, ErrorKind};
+use pgrx::pg_sys::panic::ErrorReport;
+use pgrx::{PgLogLevel, PgSqlErrorCode};
+
+fn sqlstate(kind: ErrorKind) -> PgSqlErrorCode {
+    match kind {
+        ErrorKind::InvalidText => PgSqlErrorCode::ERRCODE_INVALID_TEXT_REPRESENTATION,
+        ErrorKind::InvalidBinary => PgSqlErrorCode::ERRCODE_INVALID_BINARY_REPRESENTATION,
+        ErrorKind::NumericOutOfRange => PgSqlErrorCode::ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE,
+        ErrorKind::DatetimeOverflow => PgSqlErrorCode::ERRCODE_DATETIME_FIELD_OVERFLOW,
+        ErrorKind::InvalidParameter => PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
+    }
+}
+
+/// Raises `error` as an ERROR; never returns.
+pub fn raise(error: Error) -> ! {
+    let mut report = ErrorReport::new(sqlstate(error.kind()), error.to_string(), "pg_flake");
+    if let Some(detail) = error.detail() {
+        report = report.set_detail(detail);
+    }
+    report.report(PgLogLevel::ERROR);
+    unreachable!("ERROR does not return")
+}
+
+pub trait OrRaise<T> {
+    /// The value, or the error raised as a PostgreSQL ERROR.
+    fn or_raise(self) -> T;
+}
+
+impl<T> OrRaise<T> for Result<T, Error> {
+    #[inline]
+    fn or_raise(self) -> T {
+        match self {
+            Ok(v) => v,
+            Err(e) => raise(e),
+        }
+    }
+}

@@ -1,0 +1,133 @@
+//! SQL surface of `sno` (`spec/sno.md`): the type, decoding, construction
+//! and the per-backend generator.
+
+use crate::backend::{self, BackendClock};
+use crate::errors::OrRaise;
+use crate::fixed_type::{flake_type, out_record, FromBytea, OutRecord};
+use crate::generator_state::StateRow;
+use crate::settings;
+use flake_core::error::field_in_range;
+use flake_core::sno::{self as sno_core, SnoGenerator};
+use pgrx::prelude::*;
+use std::cell::RefCell;
+
+flake_type!(Sno, sno_core::Sno, sno);
+
+impl FromBytea for sno_core::Sno {}
+
+pgrx::extension_sql!(
+    "CREATE TYPE sno;",
+    name = "sno_shell",
+    creates = [Type(Sno)]
+);
+
+thread_local! {
+    static GENERATOR: RefCell<Option<SnoGenerator>> = const { RefCell::new(None) };
+}
+
+fn field(name: &'static str, value: i32, max: i128) -> i128 {
+    field_in_range("sno", name, value as i128, 0, max).or_raise()
+}
+
+fn unix_nanos(time: TimestampWithTimeZone) -> i128 {
+    backend::unix_micros(time, "sno", sno_core::TIME_RANGE) as i128 * 1000
+}
+
+#[pg_extern(volatile, parallel_safe, strict)]
+fn sno_generate(meta: default!(i32, 0)) -> Sno {
+    let meta = field("meta", meta, 255) as u8;
+    let node = settings::SNO_NODE.get() as u8;
+    GENERATOR.with_borrow_mut(|generator| {
+        let clock = &mut BackendClock;
+        if generator.is_none() {
+            let (slot, nslots) = backend::slot();
+            let assignment = sno_core::SLOT_RULE.assign(slot, nslots).or_raise();
+            *generator = Some(SnoGenerator::new(assignment, clock).or_raise());
+        }
+        let generator = generator.as_mut().expect("initialised above");
+        Sno(generator.generate(clock, node, meta).or_raise())
+    })
+}
+
+#[pg_extern(immutable, parallel_safe, strict)]
+fn sno_timestamp(id: Sno) -> TimestampWithTimeZone {
+    backend::timestamp(id.0.unix_micros())
+}
+
+#[pg_extern(immutable, parallel_safe, strict)]
+fn sno_from_time(time: TimestampWithTimeZone) -> Sno {
+    Sno(sno_core::Sno::from_time(unix_nanos(time)).or_raise())
+}
+
+#[pg_extern(immutable, parallel_safe, strict)]
+fn sno_meta(id: Sno) -> i32 {
+    id.0.meta() as i32
+}
+
+#[pg_extern(immutable, parallel_safe, strict)]
+fn sno_partition(id: Sno) -> i32 {
+    id.0.partition() as i32
+}
+
+#[pg_extern(immutable, parallel_safe, strict)]
+fn sno_sequence(id: Sno) -> i32 {
+    id.0.sequence() as i32
+}
+
+#[pg_extern(immutable, parallel_safe, strict)]
+fn sno_tick_tock(id: Sno) -> bool {
+    id.0.tick_tock()
+}
+
+#[pg_extern(
+    immutable,
+    parallel_safe,
+    strict,
+    sql = r#"
+CREATE FUNCTION sno_parts(id sno,
+    OUT "time" timestamptz, OUT tick_tock boolean, OUT meta int, OUT partition int, OUT sequence int)
+RETURNS record IMMUTABLE STRICT PARALLEL SAFE
+LANGUAGE c AS 'MODULE_PATHNAME', 'sno_parts_wrapper';
+"#
+)]
+fn sno_parts(id: Sno, fcinfo: pg_sys::FunctionCallInfo) -> OutRecord {
+    let id = id.0;
+    out_record(
+        fcinfo,
+        &[
+            backend::timestamp(id.unix_micros()).into_datum(),
+            id.tick_tock().into_datum(),
+            (id.meta() as i32).into_datum(),
+            (id.partition() as i32).into_datum(),
+            (id.sequence() as i32).into_datum(),
+        ],
+    )
+}
+
+#[pg_extern(immutable, parallel_safe, strict)]
+fn sno_from_parts(
+    time: TimestampWithTimeZone,
+    meta: i32,
+    partition: i32,
+    sequence: i32,
+    tick_tock: default!(bool, false),
+) -> Sno {
+    let units = sno_core::units_at(unix_nanos(time)).or_raise();
+    Sno(sno_core::Sno::from_parts(
+        units,
+        tick_tock,
+        field("meta", meta, 255) as u8,
+        field("partition", partition, 65535) as u16,
+        field("sequence", sequence, 65535) as u16,
+    )
+    .or_raise())
+}
+
+/// This backend's sno generator, for `pg_flake_generator_state()`.
+pub fn generator_states() -> Vec<StateRow> {
+    GENERATOR.with_borrow(|g| {
+        g.iter()
+            .map(|g| StateRow::new("sno", None, g.assignment(), g.state()))
+            .collect()
+    })
+}
