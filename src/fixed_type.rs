@@ -403,7 +403,7 @@ DO $flake_types$
 DECLARE
     t record;
 BEGIN
-    FOR t IN SELECT * FROM (VALUES ('sno', 10)) AS v(name, len) LOOP
+    FOR t IN SELECT * FROM (VALUES ('sno', 10), ('siq', 14)) AS v(name, len) LOOP
         EXECUTE format($ddl$
 CREATE TYPE %1$s (
     INTERNALLENGTH = %2$s,
@@ -480,5 +480,5 @@ END
 $flake_types$;
 "#,
     name = "flake_types",
-    requires = [sno::sno_sortsupport]
+    requires = [sno::sno_sortsupport, siq::siq_sortsupport]
 );

@@ -53,6 +53,7 @@ fn pg_flake_generator_state() -> TableIterator<
     let (slot, nslots) = backend::slot();
     let rows: Vec<_> = crate::sno::generator_states()
         .into_iter()
+        .chain(crate::siq::generator_states())
         .map(|r| {
             (
                 r.format.to_string(),

@@ -10,6 +10,7 @@ mod fixed_type;
 mod generator_state;
 mod settings;
 
+mod siq;
 mod sno;
 
 ::pgrx::pg_module_magic!();

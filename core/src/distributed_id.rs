@@ -9,6 +9,7 @@
 
 use crate::clock::Clock;
 use crate::error::{field_in_range, Error, Result};
+use crate::numeric::{is_c_space, numeric_integer};
 use crate::random::RandomSource;
 use std::fmt;
 use std::str::FromStr;
@@ -43,8 +44,6 @@ pub const REWIND_WAIT_MS: i64 = 1000;
 const MAX_DIGITS: usize = 28;
 const EXPECTED_TEXT: &str = "1 to 28 decimal digits";
 const EXPECTED_HEX: &str = "exactly 26 hexadecimal digits";
-const EXPECTED_NUMERIC: &str = "a numeric value";
-
 fn time_out_of_range() -> Error {
     Error::TimeOutOfRange {
         type_name: "distributed_id",
@@ -70,10 +69,6 @@ pub fn timestamp_ms_at(unix_micros: i64) -> Result<u64> {
 }
 
 /// C `isspace`, which PostgreSQL's own integer input skips around a number.
-fn is_c_space(c: char) -> bool {
-    matches!(c, ' ' | '\t' | '\n' | '\r' | '\x0b' | '\x0c')
-}
-
 impl DistributedId {
     /// A value known to be below 2^96.
     const fn from_value(value: u128) -> DistributedId {
@@ -198,57 +193,6 @@ impl DistributedId {
     pub fn from_numeric_text(text: &str) -> Result<DistributedId> {
         let value = numeric_integer(text, "distributed_id", MAX_VALUE, VALUE_RANGE)?;
         Ok(DistributedId::from_value(value))
-    }
-}
-
-/// A non-negative integer from numeric text (`-12.50`, `NaN`, `Infinity`,
-/// …), checked against `max`. Shared by the numeric casts of DistributedId
-/// and DistributedId128.
-pub(crate) fn numeric_integer(
-    text: &str,
-    type_name: &'static str,
-    max: u128,
-    range: &'static str,
-) -> Result<u128> {
-    let out_of_range = || Error::ValueOutOfRange {
-        type_name,
-        input: text.to_owned(),
-        range,
-    };
-    let trimmed = text.trim_matches(is_c_space);
-    let special = [
-        "NaN",
-        "Infinity",
-        "+Infinity",
-        "-Infinity",
-        "inf",
-        "+inf",
-        "-inf",
-    ];
-    if special.iter().any(|s| s.eq_ignore_ascii_case(trimmed)) {
-        return Err(out_of_range());
-    }
-    let (negative, unsigned) = match trimmed.as_bytes().first() {
-        Some(b'-') => (true, &trimmed[1..]),
-        Some(b'+') => (false, &trimmed[1..]),
-        _ => (false, trimmed),
-    };
-    let (integer, fraction) = unsigned.split_once('.').unwrap_or((unsigned, ""));
-    let all_digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
-    if integer.len() + fraction.len() == 0 || !all_digits(integer) || !all_digits(fraction) {
-        return Err(Error::invalid_text("numeric", text, EXPECTED_NUMERIC));
-    }
-    let significant = integer.trim_start_matches('0');
-    let is_zero = significant.is_empty() && fraction.bytes().all(|b| b == b'0');
-    if is_zero {
-        return Ok(0);
-    }
-    if negative || fraction.bytes().any(|b| b != b'0') || significant.len() > 39 {
-        return Err(out_of_range());
-    }
-    match significant.parse::<u128>() {
-        Ok(value) if value <= max => Ok(value),
-        _ => Err(out_of_range()),
     }
 }
 

@@ -9,8 +9,8 @@
 //! No SQL type of its own, hence no `fixed_id!`: the value is the uuid's bytes.
 
 use crate::clock::Clock;
-use crate::distributed_id::numeric_integer;
 use crate::error::{field_in_range, Error, Result};
+use crate::numeric::numeric_integer;
 use crate::random::RandomSource;
 use std::fmt;
 use std::str::FromStr;

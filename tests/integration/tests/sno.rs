@@ -4,7 +4,6 @@
 use flake_core::sno::Sno;
 use pg_flake_integration::*;
 use postgres::types::{to_sql_checked, IsNull, ToSql, Type};
-use std::thread;
 
 #[test]
 fn every_sno_vector_through_sql() {
@@ -155,64 +154,7 @@ impl ToSql for RawSno {
     to_sql_checked!();
 }
 
-const CONNECTIONS: i32 = 8;
-const ROWS_PER_CONNECTION: i32 = 100_000;
-const BATCH: i32 = 5_000;
-
 #[test]
 fn concurrent_backends_never_collide_and_each_one_increases() {
-    let mut db = connect();
-    db.batch_execute(
-        "DROP TABLE IF EXISTS sno_concurrency;
-         CREATE TABLE sno_concurrency (id sno PRIMARY KEY DEFAULT sno_generate(), conn int, n int)",
-    )
-    .unwrap();
-    let workers: Vec<_> = (0..CONNECTIONS)
-        .map(|conn| {
-            thread::spawn(move || {
-                let mut db = connect();
-                for start in (0..ROWS_PER_CONNECTION).step_by(BATCH as usize) {
-                    db.execute(
-                        "INSERT INTO sno_concurrency (conn, n) SELECT $1::int, g FROM generate_series($2::int, $3::int) g",
-                        &[&conn, &start, &(start + BATCH - 1)],
-                    )
-                    .expect("no duplicate-key error");
-                }
-            })
-        })
-        .collect();
-    for w in workers {
-        w.join().expect("worker finished");
-    }
-    let row = db
-        .query_one(
-            "SELECT count(*), count(DISTINCT id) FROM sno_concurrency",
-            &[],
-        )
-        .unwrap();
-    let total = (CONNECTIONS * ROWS_PER_CONNECTION) as i64;
-    assert_eq!(row.get::<_, i64>(0), total);
-    assert_eq!(row.get::<_, i64>(1), total);
-    let not_increasing: i64 = db
-        .query_one(
-            "SELECT count(*) FROM (SELECT id, lag(id) OVER (PARTITION BY conn ORDER BY n) AS prev
-                                   FROM sno_concurrency) s WHERE id <= prev",
-            &[],
-        )
-        .unwrap()
-        .get(0);
-    assert_eq!(not_increasing, 0, "IDs of one connection strictly increase");
-    let partitions: i64 = db
-        .query_one(
-            "SELECT count(DISTINCT sno_partition(id)) FROM sno_concurrency",
-            &[],
-        )
-        .unwrap()
-        .get(0);
-    assert_eq!(
-        partitions, CONNECTIONS as i64,
-        "one partition (slot) per backend"
-    );
-    println!("sno concurrency: {total} rows from {CONNECTIONS} connections, 0 duplicates");
-    db.batch_execute("DROP TABLE sno_concurrency").unwrap();
+    assert_concurrent_generation("sno", "sno_generate()", 8, 100_000);
 }

@@ -1,5 +1,7 @@
 -- sno: the type, its operators and index support, functions and errors.
+SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS pg_flake;
+RESET client_min_messages;
 SET timezone = 'UTC';
 SET extra_float_digits = 0;
 
@@ -166,6 +168,35 @@ SELECT sno_from_time('2009-12-31 23:59:59.999999+00');
 SELECT sno_from_time('2079-09-07 15:47:35.552+00');
 SELECT sno_from_time('infinity');
 SELECT sno_from_parts('1970-01-01', 0, 0, 0);
+-- The SQLSTATE of every error above, one line each.
+CREATE FUNCTION pg_temp.sqlstate_of(statement text) RETURNS text LANGUAGE plpgsql AS $$
+BEGIN
+    EXECUTE statement;
+    RETURN 'no error';
+EXCEPTION WHEN OTHERS THEN
+    RETURN SQLSTATE;
+END
+$$;
+SELECT statement, pg_temp.sqlstate_of(statement) FROM (VALUES
+    ($$SELECT ''::sno$$),
+    ($$SELECT 'brpk4q72xwf2m63'::sno$$),
+    ($$SELECT 'brpk4q72xwf2m63ll'::sno$$),
+    ($$SELECT 'BRPK4Q72XWF2M63L'::sno$$),
+    ($$SELECT 'brpk4q72xwf2m63y'::sno$$),
+    ($$SELECT 'brpk4q72xwf2m61l'::sno$$),
+    ($$SELECT 'brpk4q72xwf2m6é'::sno$$),
+    ($$SELECT '\x00'::bytea::sno$$),
+    ($$SELECT '\x4e6f2160a0ff9a0a103300'::bytea::sno$$),
+    ($$SELECT sno_generate(256)$$),
+    ($$SELECT sno_generate(-1)$$),
+    ($$SELECT sno_from_parts('2024-01-01', 256, 0, 0)$$),
+    ($$SELECT sno_from_parts('2024-01-01', 0, 65536, 0)$$),
+    ($$SELECT sno_from_parts('2024-01-01', 0, 0, -1)$$),
+    ($$SELECT sno_from_time('2009-12-31 23:59:59.999999+00')$$),
+    ($$SELECT sno_from_time('2079-09-07 15:47:35.552+00')$$),
+    ($$SELECT sno_from_time('infinity')$$),
+    ($$SELECT sno_from_parts('1970-01-01', 0, 0, 0)$$)
+) AS errors(statement);
 SELECT sno_from_time('2079-09-07 15:47:35.551999+00');
 
 -- Settings: the node is superuser-only and range-checked.

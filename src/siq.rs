@@ -1,0 +1,199 @@
+//! SQL surface of `siq` (`spec/siq.md`): the type, its text forms, decoding,
+//! construction and the per-backend, per-kind generator.
+
+use crate::backend::{self, BackendClock};
+use crate::errors::OrRaise;
+use crate::fixed_type::{flake_type, out_record, FromBytea, OutRecord};
+use crate::generator_state::StateRow;
+use crate::settings;
+use flake_core::numeric::numeric_integer;
+use flake_core::siq::{self as siq_core, Kind, SiqGenerator};
+use pgrx::prelude::*;
+use std::cell::RefCell;
+
+flake_type!(Siq, siq_core::Siq, siq);
+
+/// `bytea::siq` also takes the 16-byte form the reference's ORM columns hold.
+impl FromBytea for siq_core::Siq {
+    fn from_bytea(bytes: &[u8]) -> flake_core::Result<Self> {
+        siq_core::Siq::from_slice_lenient(bytes)
+    }
+}
+
+pgrx::extension_sql!(
+    "CREATE TYPE siq;",
+    name = "siq_shell",
+    creates = [Type(Siq)]
+);
+
+thread_local! {
+    static GENERATOR: RefCell<Option<SiqGenerator>> = const { RefCell::new(None) };
+}
+
+fn kind_named(name: &str) -> Kind {
+    Kind::from_name(name).or_raise()
+}
+
+fn ticks_at(time: TimestampWithTimeZone) -> i64 {
+    let micros = backend::unix_micros(time, "siq", siq_core::TIME_RANGE);
+    siq_core::ticks_at(micros).or_raise() as i64
+}
+
+#[pg_extern(volatile, parallel_safe, strict)]
+fn siq_generate(kind: &str) -> Siq {
+    let kind = kind_named(kind);
+    let domain = settings::siq_domain_bits();
+    GENERATOR.with_borrow_mut(|generator| {
+        if generator.is_none() {
+            let (slot, nslots) = backend::slot();
+            *generator = Some(SiqGenerator::new(slot, nslots).or_raise());
+        }
+        let generator = generator.as_mut().expect("initialised above");
+        Siq(generator
+            .generate(&mut BackendClock, kind, domain)
+            .or_raise())
+    })
+}
+
+#[pg_extern(immutable, parallel_safe, strict)]
+fn siq_timestamp(id: Siq) -> TimestampWithTimeZone {
+    backend::timestamp(id.0.unix_micros())
+}
+
+#[pg_extern(immutable, parallel_safe, strict)]
+fn siq_from_time(time: TimestampWithTimeZone) -> Siq {
+    let micros = backend::unix_micros(time, "siq", siq_core::TIME_RANGE);
+    Siq(siq_core::Siq::from_time(micros).or_raise())
+}
+
+/// NULL for an unassigned suffix.
+#[pg_extern(immutable, parallel_safe, strict)]
+fn siq_kind(id: Siq) -> Option<&'static str> {
+    id.0.kind().map(Kind::name)
+}
+
+#[pg_extern(immutable, parallel_safe, strict)]
+fn siq_serial(id: Siq) -> i32 {
+    id.0.serial() as i32
+}
+
+#[pg_extern(immutable, parallel_safe, strict)]
+fn siq_shard(id: Siq) -> i32 {
+    id.0.shard() as i32
+}
+
+#[pg_extern(immutable, parallel_safe, strict, name = "siq_domain_hash")]
+fn siq_domain_hash_of_id(id: Siq) -> i64 {
+    id.0.domain_hash() as i64
+}
+
+#[pg_extern(immutable, parallel_safe, strict, name = "siq_domain_hash")]
+fn siq_domain_hash_of_domain(domain: &str) -> i64 {
+    siq_core::domain_hash(domain).or_raise() as i64
+}
+
+#[pg_extern(
+    immutable,
+    parallel_safe,
+    strict,
+    sql = r#"
+CREATE FUNCTION siq_parts(id siq,
+    OUT ticks bigint, OUT "time" timestamptz, OUT shard int, OUT domain_hash bigint,
+    OUT kind text, OUT serial int, OUT low16 int)
+RETURNS record IMMUTABLE STRICT PARALLEL SAFE
+LANGUAGE c AS 'MODULE_PATHNAME', 'siq_parts_wrapper';
+"#
+)]
+fn siq_parts(id: Siq, fcinfo: pg_sys::FunctionCallInfo) -> OutRecord {
+    let id = id.0;
+    out_record(
+        fcinfo,
+        &[
+            (id.ticks() as i64).into_datum(),
+            backend::timestamp(id.unix_micros()).into_datum(),
+            (id.shard() as i32).into_datum(),
+            (id.domain_hash() as i64).into_datum(),
+            id.kind().map(Kind::name).into_datum(),
+            (id.serial() as i32).into_datum(),
+            (id.low16() as i32).into_datum(),
+        ],
+    )
+}
+
+#[pg_extern(immutable, parallel_safe, strict, name = "siq_from_parts")]
+fn siq_from_parts_ticks(ticks: i64, shard: i32, domain_hash: i64, kind: &str, serial: i32) -> Siq {
+    Siq(siq_core::Siq::from_parts(ticks, shard, domain_hash, kind_named(kind), serial).or_raise())
+}
+
+#[pg_extern(immutable, parallel_safe, strict, name = "siq_from_parts")]
+fn siq_from_parts_time(
+    time: TimestampWithTimeZone,
+    shard: i32,
+    domain_hash: i64,
+    kind: &str,
+    serial: i32,
+) -> Siq {
+    siq_from_parts_ticks(ticks_at(time), shard, domain_hash, kind, serial)
+}
+
+#[pg_extern(immutable, parallel_safe, strict)]
+fn siq_to_hex(id: Siq) -> String {
+    id.0.to_hex()
+}
+
+#[pg_extern(immutable, parallel_safe, strict)]
+fn siq_from_hex(hex: &str) -> Siq {
+    Siq(siq_core::Siq::from_hex(hex).or_raise())
+}
+
+#[pg_extern(immutable, parallel_safe, strict)]
+fn siq_to_base64(id: Siq) -> String {
+    id.0.to_base64()
+}
+
+#[pg_extern(immutable, parallel_safe, strict)]
+fn siq_to_did(id: Siq) -> String {
+    id.0.to_did()
+}
+
+#[pg_extern(immutable, parallel_safe, strict)]
+fn siq_to_numeric(id: Siq) -> AnyNumeric {
+    AnyNumeric::try_from(id.0.to_u128().to_string().as_str())
+        .unwrap_or_else(|e| pgrx::error!("pg_flake: numeric conversion failed: {e}"))
+}
+
+#[pg_extern(immutable, parallel_safe, strict)]
+fn siq_from_numeric(value: AnyNumeric) -> Siq {
+    let text = value.to_string();
+    let integer =
+        numeric_integer(&text, "siq", siq_core::MAX_VALUE, siq_core::VALUE_RANGE).or_raise();
+    Siq(siq_core::Siq::from_u128(integer).or_raise())
+}
+
+pgrx::extension_sql!(
+    r#"
+CREATE CAST (siq AS numeric) WITH FUNCTION siq_to_numeric(siq);
+CREATE CAST (numeric AS siq) WITH FUNCTION siq_from_numeric(numeric);
+"#,
+    name = "siq_numeric_casts",
+    requires = ["flake_types", siq_to_numeric, siq_from_numeric]
+);
+
+/// This backend's SIQ generators (one per kind used).
+pub fn generator_states() -> Vec<StateRow> {
+    GENERATOR.with_borrow(|g| {
+        let Some(g) = g else { return Vec::new() };
+        g.states()
+            .into_iter()
+            .filter_map(|(kind, state)| {
+                let assignment = g.assignment(kind).ok()?;
+                Some(StateRow::new(
+                    "siq",
+                    Some(kind.name().to_string()),
+                    assignment,
+                    state,
+                ))
+            })
+            .collect()
+    })
+}
