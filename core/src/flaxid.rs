@@ -3,6 +3,7 @@
 //! alphabet in ASCII order, so text order is value order.
 
 use crate::clock::Clock;
+use crate::codec::Alphabet;
 use crate::error::{field_in_range, Error, Result};
 use crate::random::RandomSource;
 use std::fmt;
@@ -21,20 +22,10 @@ pub const MAX_RANDOM: u64 = (1 << RANDOM_BITS) - 1;
 pub const TIME_RANGE: &str = "2015-01-01 00:00:00+00 to 2049-11-03 19:53:47.775+00";
 
 const TYPE_NAME: &str = "flaxid";
-const ALPHABET: &[u8; 64] = b"-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz";
+const FLAX64: Alphabet =
+    Alphabet::new(b"-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz");
 const TEXT_LEN: usize = 16;
 const EXPECTED_TEXT: &str = "16 characters from '-', 0-9, A-Z, '_' and a-z";
-
-/// Character → 6-bit value, 0xFF for characters outside the alphabet.
-const DECODE: [u8; 256] = {
-    let mut table = [0xFFu8; 256];
-    let mut i = 0;
-    while i < 64 {
-        table[ALPHABET[i] as usize] = i as u8;
-        i += 1;
-    }
-    table
-};
 
 fn time_out_of_range() -> Error {
     Error::TimeOutOfRange {
@@ -99,29 +90,12 @@ impl FlaxId {
 
     /// The 16-character text form in a stack buffer.
     pub fn encode(&self) -> [u8; TEXT_LEN] {
-        let n = self.as_u128();
-        let mut out = [0u8; TEXT_LEN];
-        for (i, c) in out.iter_mut().enumerate() {
-            *c = ALPHABET[((n >> (90 - 6 * i)) & 63) as usize];
-        }
-        out
+        FLAX64.encode(self.as_u128(), 96)
     }
 
     /// Strict decoding of the 16-character text form.
     pub fn decode(text: &[u8]) -> Option<FlaxId> {
-        if text.len() != TEXT_LEN {
-            return None;
-        }
-        let mut n: u128 = 0;
-        let mut bad = 0u8;
-        for &c in text {
-            let v = DECODE[c as usize];
-            bad |= v;
-            n = n << 6 | (v & 63) as u128;
-        }
-        if bad & 0x80 != 0 {
-            return None;
-        }
+        let n = FLAX64.decode::<TEXT_LEN>(text, 96)?;
         let mut b = [0u8; 12];
         b.copy_from_slice(&n.to_be_bytes()[4..]);
         Some(FlaxId(b))

@@ -8,6 +8,7 @@
 //! value. Both have a text form over `.0-9A-Z_a-z` (ASCII order).
 
 use crate::clock::Clock;
+use crate::codec::Alphabet;
 use crate::error::{field_in_range, Error, Result};
 use crate::sequencer::{Regression, Sequencer, SequencerState};
 use crate::slot::{SlotAssignment, SlotRule};
@@ -29,23 +30,13 @@ pub const MIN_INTERVAL: u32 = 5;
 pub const MAX_INTERVAL: u32 = 10;
 pub const DEFAULT_INTERVAL: u32 = 8;
 
-const ALPHABET: &[u8; 64] = b".0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz";
+const KUID64: Alphabet =
+    Alphabet::new(b".0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz");
 const KUID64_TEXT_LEN: usize = 11;
 const KUID96_TEXT_LEN: usize = 16;
 const KUID64_EXPECTED_TEXT: &str =
     "11 characters from '.', 0-9, A-Z, '_' and a-z whose last two padding bits are zero";
 const KUID96_EXPECTED_TEXT: &str = "16 characters from '.', 0-9, A-Z, '_' and a-z";
-
-/// Character → 6-bit value, 0xFF for characters outside the alphabet.
-const DECODE: [u8; 256] = {
-    let mut table = [0xFFu8; 256];
-    let mut i = 0;
-    while i < 64 {
-        table[ALPHABET[i] as usize] = i as u8;
-        i += 1;
-    }
-    table
-};
 
 // --- Erlang time --------------------------------------------------------------
 
@@ -139,36 +130,6 @@ fn check_seq(type_name: &'static str, seq: i64) -> Result<u32> {
 
 // --- text -------------------------------------------------------------------------
 
-/// The top `bits` of a `bits`-wide value, zero-padded to `N` characters.
-fn encode_bits<const N: usize>(value: u128, bits: u32) -> [u8; N] {
-    let padded = value << (N as u32 * 6 - bits);
-    let mut out = [0u8; N];
-    for (i, c) in out.iter_mut().enumerate() {
-        *c = ALPHABET[((padded >> (6 * (N - 1 - i))) & 63) as usize];
-    }
-    out
-}
-
-/// Inverse of `encode_bits`; None unless the text is exactly canonical.
-fn decode_bits<const N: usize>(text: &[u8], bits: u32) -> Option<u128> {
-    if text.len() != N {
-        return None;
-    }
-    let mut n: u128 = 0;
-    let mut bad = 0u8;
-    for &c in text {
-        let v = DECODE[c as usize];
-        bad |= v;
-        n = n << 6 | (v & 63) as u128;
-    }
-    let padding = N as u32 * 6 - bits;
-    // The reference ignores the padding bits; a canonical form needs them zero.
-    if bad & 0x80 != 0 || n & ((1 << padding) - 1) != 0 {
-        return None;
-    }
-    Some(n >> padding)
-}
-
 // --- kuid64 ---------------------------------------------------------------------
 
 /// The fields of a kuid64, as `kuid64_parts` returns them.
@@ -241,7 +202,7 @@ pub fn kuid64_timestamp(kuid64: i64) -> Result<i64> {
 
 /// The 11-character text form in a stack buffer.
 pub fn kuid64_encode_bytes(kuid64: i64) -> Result<[u8; KUID64_TEXT_LEN]> {
-    Ok(encode_bits(kuid64_bits(kuid64)? as u128, 64))
+    Ok(KUID64.encode(kuid64_bits(kuid64)? as u128, 64))
 }
 
 /// The 11-character text form.
@@ -253,7 +214,8 @@ pub fn kuid64_encode(kuid64: i64) -> Result<String> {
 /// Strict decoding of the 11-character text form. Text whose value has the
 /// top bit set is well formed but no positive `bigint` (22003).
 pub fn kuid64_decode(text: &str) -> Result<i64> {
-    let value = decode_bits::<KUID64_TEXT_LEN>(text.as_bytes(), 64)
+    let value = KUID64
+        .decode::<KUID64_TEXT_LEN>(text.as_bytes(), 64)
         .ok_or_else(|| Error::invalid_text("kuid64", text, KUID64_EXPECTED_TEXT))?;
     i64::try_from(value).map_err(|_| Error::ValueOutOfRange {
         type_name: "kuid64",
@@ -389,12 +351,14 @@ impl Kuid96 {
 
     /// The 16-character text form in a stack buffer.
     pub fn encode(&self) -> [u8; KUID96_TEXT_LEN] {
-        encode_bits(self.as_u128(), 96)
+        KUID64.encode(self.as_u128(), 96)
     }
 
     /// Strict decoding of the 16-character text form.
     pub fn decode(text: &[u8]) -> Option<Kuid96> {
-        decode_bits::<KUID96_TEXT_LEN>(text, 96).map(Kuid96::from_u128)
+        KUID64
+            .decode::<KUID96_TEXT_LEN>(text, 96)
+            .map(Kuid96::from_u128)
     }
 }
 

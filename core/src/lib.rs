@@ -13,6 +13,7 @@
 //! format, i.e. the raw bytes).
 
 pub mod clock;
+pub mod codec;
 pub mod error;
 pub mod random;
 pub mod sequencer;

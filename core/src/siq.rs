@@ -4,6 +4,7 @@
 //! Text form: the reference's DID body, 29 base32 characters carrying a CRC-32.
 
 use crate::clock::Clock;
+use crate::codec::Alphabet;
 use crate::error::{field_in_range, Error, Result};
 use crate::sequencer::{Regression, Sequencer, SequencerState};
 use crate::slot::{SlotAssignment, SlotRule};
@@ -41,7 +42,8 @@ const EXPECTED_HEX: &str = "1 to 28 hexadecimal digits";
 const EXPECTED_BASE64: &str = "20 URL-safe base64 characters";
 
 const BASE32: &[u8; 32] = b"abcdefghijklmnopqrstuvwxyz234567";
-const BASE64URL: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+const BASE64URL: Alphabet =
+    Alphabet::new(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_");
 const HEX: &[u8; 16] = b"0123456789abcdef";
 
 /// Character → value, 0xFF outside the alphabet. Base32 input is case-insensitive.
@@ -51,16 +53,6 @@ const BASE32_DECODE: [u8; 256] = {
     while i < 32 {
         table[BASE32[i] as usize] = i as u8;
         table[BASE32[i].to_ascii_uppercase() as usize] = i as u8;
-        i += 1;
-    }
-    table
-};
-
-const BASE64_DECODE: [u8; 256] = {
-    let mut table = [0xFFu8; 256];
-    let mut i = 0;
-    while i < 64 {
-        table[BASE64URL[i] as usize] = i as u8;
         i += 1;
     }
     table
@@ -503,50 +495,24 @@ impl Siq {
         Siq::from_u128(n)
     }
 
-    /// `siq_to_base64`: URL-safe base64 of a zero byte and the 14 bytes.
+    /// `siq_to_base64`: URL-safe base64 of a zero byte and the 14 bytes
+    /// (120 bits, so exactly 20 characters and no padding).
     pub fn to_base64(&self) -> String {
-        let mut fifteen = [0u8; 15];
-        fifteen[1..].copy_from_slice(&self.0);
-        let mut out = String::with_capacity(BASE64_LEN);
-        for group in fifteen.chunks_exact(3) {
-            let n = (group[0] as u32) << 16 | (group[1] as u32) << 8 | group[2] as u32;
-            for shift in [18, 12, 6, 0] {
-                out.push(BASE64URL[(n >> shift & 63) as usize] as char);
-            }
-        }
-        out
+        let text: [u8; BASE64_LEN] = BASE64URL.encode(self.to_u128(), 120);
+        text.iter().map(|&c| c as char).collect()
     }
 
     /// The inverse of [`Siq::to_base64`]: 20 URL-safe characters (22P02
     /// otherwise) whose first byte is zero (22003 otherwise).
     pub fn from_base64(text: &str) -> Result<Siq> {
-        let bad = || Error::invalid_text(TYPE_NAME, text, EXPECTED_BASE64);
-        if text.len() != BASE64_LEN {
-            return Err(bad());
-        }
-        let mut fifteen = [0u8; 15];
-        for (group, chars) in fifteen
-            .chunks_exact_mut(3)
-            .zip(text.as_bytes().chunks_exact(4))
-        {
-            let mut n = 0u32;
-            for &c in chars {
-                let v = BASE64_DECODE[c as usize];
-                if v == 0xFF {
-                    return Err(bad());
-                }
-                n = n << 6 | v as u32;
-            }
-            group.copy_from_slice(&n.to_be_bytes()[1..]);
-        }
-        if fifteen[0] != 0 {
-            return Err(Error::ValueOutOfRange {
-                type_name: TYPE_NAME,
-                input: text.to_owned(),
-                range: VALUE_RANGE,
-            });
-        }
-        Ok(Siq::assemble_from(&fifteen[1..]))
+        let value = BASE64URL
+            .decode::<BASE64_LEN>(text.as_bytes(), 120)
+            .ok_or_else(|| Error::invalid_text(TYPE_NAME, text, EXPECTED_BASE64))?;
+        Siq::from_u128(value).map_err(|_| Error::ValueOutOfRange {
+            type_name: TYPE_NAME,
+            input: text.to_owned(),
+            range: VALUE_RANGE,
+        })
     }
 }
 

@@ -3,6 +3,7 @@
 //! Text form "sno32": 16 characters over `23456789abcdefghijklmnopqrstuvwx`.
 
 use crate::clock::Clock;
+use crate::codec::Alphabet;
 use crate::error::{Error, Result};
 use crate::sequencer::{Regression, Sequencer, SequencerState};
 use crate::slot::{SlotAssignment, SlotRule};
@@ -23,20 +24,9 @@ pub const TIME_RANGE: &str = "2010-01-01 00:00:00+00 to 2079-09-07 15:47:35.5519
 /// Process field: the partition's low byte; sequence: 16 bits.
 pub const SLOT_RULE: SlotRule = SlotRule::new(8, 16);
 
-const ALPHABET: &[u8; 32] = b"23456789abcdefghijklmnopqrstuvwx";
+const SNO32: Alphabet = Alphabet::new(b"23456789abcdefghijklmnopqrstuvwx");
 const TEXT_LEN: usize = 16;
 const EXPECTED_TEXT: &str = "16 characters from 2-9 and a-x";
-
-/// Character → 5-bit value, 0xFF for characters outside the alphabet.
-const DECODE: [u8; 256] = {
-    let mut table = [0xFFu8; 256];
-    let mut i = 0;
-    while i < 32 {
-        table[ALPHABET[i] as usize] = i as u8;
-        i += 1;
-    }
-    table
-};
 
 /// The 4 ms unit containing `unix_nanos`, if inside the format's range.
 pub fn units_at(unix_nanos: i128) -> Result<u64> {
@@ -119,31 +109,14 @@ impl Sno {
         u128::from_be_bytes(b)
     }
 
-    /// The 16-character text form into a caller's buffer (no allocation).
+    /// The 16-character text form, in a stack buffer.
     pub fn encode(&self) -> [u8; TEXT_LEN] {
-        let n = self.as_u128();
-        let mut out = [0u8; TEXT_LEN];
-        for (i, c) in out.iter_mut().enumerate() {
-            *c = ALPHABET[((n >> (75 - 5 * i)) & 31) as usize];
-        }
-        out
+        SNO32.encode(self.as_u128(), 80)
     }
 
     /// Strict decoding of the 16-character text form.
     pub fn decode(text: &[u8]) -> Option<Sno> {
-        if text.len() != TEXT_LEN {
-            return None;
-        }
-        let mut n: u128 = 0;
-        let mut bad = 0u8;
-        for &c in text {
-            let v = DECODE[c as usize];
-            bad |= v;
-            n = n << 5 | (v & 31) as u128;
-        }
-        if bad & 0x80 != 0 {
-            return None;
-        }
+        let n = SNO32.decode::<TEXT_LEN>(text, 80)?;
         let mut b = [0u8; 10];
         b.copy_from_slice(&n.to_be_bytes()[6..]);
         Some(Sno(b))
