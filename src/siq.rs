@@ -44,11 +44,10 @@ fn siq_generate(kind: &str) -> Siq {
     let kind = kind_named(kind);
     let domain = settings::siq_domain_bits();
     GENERATOR.with_borrow_mut(|generator| {
-        if generator.is_none() {
+        let generator = generator.get_or_insert_with(|| {
             let (slot, nslots) = backend::slot();
-            *generator = Some(SiqGenerator::new(slot, nslots).or_raise());
-        }
-        let generator = generator.as_mut().expect("initialised above");
+            SiqGenerator::new(slot, nslots).or_raise()
+        });
         Siq(generator
             .generate(&mut BackendClock, kind, domain)
             .or_raise())

@@ -38,14 +38,12 @@ fn sno_generate(meta: default!(i32, 0)) -> Sno {
     let meta = field("meta", meta, 255) as u8;
     let node = settings::SNO_NODE.get() as u8;
     GENERATOR.with_borrow_mut(|generator| {
-        let clock = &mut BackendClock;
-        if generator.is_none() {
+        let generator = generator.get_or_insert_with(|| {
             let (slot, nslots) = backend::slot();
             let assignment = sno_core::SLOT_RULE.assign(slot, nslots).or_raise();
-            *generator = Some(SnoGenerator::new(assignment, clock).or_raise());
-        }
-        let generator = generator.as_mut().expect("initialised above");
-        Sno(generator.generate(clock, node, meta).or_raise())
+            SnoGenerator::new(assignment, &mut BackendClock).or_raise()
+        });
+        Sno(generator.generate(&mut BackendClock, node, meta).or_raise())
     })
 }
 
