@@ -2,10 +2,13 @@
 //! §4), a clock whose waits can be cancelled, and time conversions between
 //! PostgreSQL's `timestamptz` and the core's Unix microseconds.
 
-use crate::errors::raise;
+use crate::errors::{raise, OrRaise};
 use flake_core::clock::{system_now_nanos, Clock, PAUSE};
+use flake_core::slot::{SlotAssignment, SlotRule};
 use flake_core::Error;
 use pgrx::prelude::*;
+use std::cell::RefCell;
+use std::thread::LocalKey;
 
 /// Unix epoch in PostgreSQL's timestamp representation (µs since 2000-01-01).
 const UNIX_EPOCH_IN_PG_MICROS: i64 = -946_684_800_000_000;
@@ -20,6 +23,23 @@ pub fn slot() -> (u32, u32) {
         let slot = pg_sys::MyProcNumber;
         (slot.max(0) as u32, pg_sys::MaxBackends.max(1) as u32)
     }
+}
+
+/// Runs `step` on this backend's generator kept in `cell`, first creating it
+/// with `new` for the backend's slot under `rule` (`sql-api.md` §4).
+pub fn with_generator<G, T>(
+    cell: &'static LocalKey<RefCell<Option<G>>>,
+    rule: SlotRule,
+    new: impl FnOnce(SlotAssignment, &mut BackendClock) -> flake_core::Result<G>,
+    step: impl FnOnce(&mut G, &mut BackendClock) -> flake_core::Result<T>,
+) -> T {
+    cell.with_borrow_mut(|generator| {
+        let generator = generator.get_or_insert_with(|| {
+            let (slot, nslots) = slot();
+            new(rule.assign(slot, nslots).or_raise(), &mut BackendClock).or_raise()
+        });
+        step(generator, &mut BackendClock).or_raise()
+    })
 }
 
 /// The real-time clock; a pause sleeps briefly and honours cancel requests

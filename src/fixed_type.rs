@@ -403,7 +403,8 @@ DO $flake_types$
 DECLARE
     t record;
 BEGIN
-    FOR t IN SELECT * FROM (VALUES ('sno', 10), ('siq', 14)) AS v(name, len) LOOP
+    FOR t IN SELECT * FROM (VALUES ('sno', 10), ('siq', 14), ('flaxid', 12), ('kuid96', 12))
+             AS v(name, len) LOOP
         EXECUTE format($ddl$
 CREATE TYPE %1$s (
     INTERNALLENGTH = %2$s,
@@ -480,5 +481,10 @@ END
 $flake_types$;
 "#,
     name = "flake_types",
-    requires = [sno::sno_sortsupport, siq::siq_sortsupport]
+    requires = [
+        sno::sno_sortsupport,
+        siq::siq_sortsupport,
+        flaxid::flaxid_sortsupport,
+        kuid::kuid96_sortsupport
+    ]
 );

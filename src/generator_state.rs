@@ -1,9 +1,52 @@
 //! `pg_flake_generator_state()`: one row per generator this backend has used.
 
 use crate::backend;
+use flake_core::kuid::{Kuid64Generator, Kuid96Generator};
 use flake_core::sequencer::SequencerState;
 use flake_core::slot::SlotAssignment;
+use flake_core::sno::SnoGenerator;
+use flake_core::snowflake::SnowflakeGenerator;
 use pgrx::prelude::*;
+use std::cell::RefCell;
+use std::thread::LocalKey;
+
+/// A coordination-based generator: one slot's assignment and a sequencer.
+pub trait SlotGenerator {
+    fn assignment(&self) -> SlotAssignment;
+    fn state(&self) -> SequencerState;
+}
+
+macro_rules! slot_generators {
+    ($($generator:ty),*) => {$(
+        impl SlotGenerator for $generator {
+            fn assignment(&self) -> SlotAssignment {
+                <$generator>::assignment(self)
+            }
+            fn state(&self) -> SequencerState {
+                <$generator>::state(self)
+            }
+        }
+    )*};
+}
+
+slot_generators!(
+    SnoGenerator,
+    Kuid64Generator,
+    Kuid96Generator,
+    SnowflakeGenerator
+);
+
+/// The row of the generator in `cell`, if this backend has used it.
+pub fn rows<G: SlotGenerator>(
+    format: &'static str,
+    cell: &'static LocalKey<RefCell<Option<G>>>,
+) -> Vec<StateRow> {
+    cell.with_borrow(|g| {
+        g.iter()
+            .map(|g| StateRow::new(format, None, g.assignment(), g.state()))
+            .collect()
+    })
+}
 
 pub struct StateRow {
     format: &'static str,
@@ -54,6 +97,8 @@ fn pg_flake_generator_state() -> TableIterator<
     let rows: Vec<_> = crate::sno::generator_states()
         .into_iter()
         .chain(crate::siq::generator_states())
+        .chain(crate::kuid::generator_states())
+        .chain(crate::snowflake::generator_states())
         .map(|r| {
             (
                 r.format.to_string(),

@@ -10,8 +10,11 @@ mod fixed_type;
 mod generator_state;
 mod settings;
 
+mod flaxid;
+mod kuid;
 mod siq;
 mod sno;
+mod snowflake;
 
 ::pgrx::pg_module_magic!();
 
@@ -40,6 +43,32 @@ mod tests {
         )
         .unwrap();
         assert_eq!(ok, Some(true));
+    }
+
+    #[pg_test]
+    fn flaxid_text_round_trip() {
+        let text = Spi::get_one::<String>("SELECT '0RdKJcxqVBiAiQr0'::flaxid::text").unwrap();
+        assert_eq!(text.as_deref(), Some("0RdKJcxqVBiAiQr0"));
+    }
+
+    #[pg_test]
+    fn kuid96_readme_example() {
+        let text = Spi::get_one::<String>(
+            "SELECT kuid96_globalize(27084864703004673, kuid_node_fingerprint('uid@127.0.0.1'), 5)::text",
+        )
+        .unwrap();
+        assert_eq!(text.as_deref(), Some(".5.tXa0xODNvPN.0"));
+    }
+
+    #[pg_test]
+    fn snowflake_discord_example() {
+        let worker = Spi::get_one::<i32>("SELECT worker FROM snowflake_parts(175928847299117063)");
+        assert_eq!(worker.unwrap(), Some(1));
+    }
+
+    #[pg_test(error = "kuid interval 4 is outside 5 to 10")]
+    fn kuid96_rejects_a_bad_interval() {
+        Spi::run("SELECT kuid96_timestamp('.5.tXa0xODNvPN.0', 4)").unwrap();
     }
 
     #[pg_test(error = "invalid input syntax for type sno: \"abc\"")]

@@ -1,10 +1,10 @@
 //! SQL surface of `sno` (`spec/sno.md`): the type, decoding, construction
 //! and the per-backend generator.
 
-use crate::backend::{self, BackendClock};
+use crate::backend;
 use crate::errors::OrRaise;
 use crate::fixed_type::{flake_type, out_record, FromBytea, OutRecord};
-use crate::generator_state::StateRow;
+use crate::generator_state::{self, StateRow};
 use crate::settings;
 use flake_core::error::field_in_range;
 use flake_core::sno::{self as sno_core, SnoGenerator};
@@ -37,14 +37,12 @@ fn unix_nanos(time: TimestampWithTimeZone) -> i128 {
 fn sno_generate(meta: default!(i32, 0)) -> Sno {
     let meta = field("meta", meta, 255) as u8;
     let node = settings::SNO_NODE.get() as u8;
-    GENERATOR.with_borrow_mut(|generator| {
-        let generator = generator.get_or_insert_with(|| {
-            let (slot, nslots) = backend::slot();
-            let assignment = sno_core::SLOT_RULE.assign(slot, nslots).or_raise();
-            SnoGenerator::new(assignment, &mut BackendClock).or_raise()
-        });
-        Sno(generator.generate(&mut BackendClock, node, meta).or_raise())
-    })
+    Sno(backend::with_generator(
+        &GENERATOR,
+        sno_core::SLOT_RULE,
+        SnoGenerator::new,
+        |generator, clock| generator.generate(clock, node, meta),
+    ))
 }
 
 #[pg_extern(immutable, parallel_safe, strict)]
@@ -123,9 +121,5 @@ fn sno_from_parts(
 
 /// This backend's sno generator, for `pg_flake_generator_state()`.
 pub fn generator_states() -> Vec<StateRow> {
-    GENERATOR.with_borrow(|g| {
-        g.iter()
-            .map(|g| StateRow::new("sno", None, g.assignment(), g.state()))
-            .collect()
-    })
+    generator_state::rows("sno", &GENERATOR)
 }

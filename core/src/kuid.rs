@@ -241,10 +241,12 @@ pub struct Kuid96Parts {
 }
 
 /// The neighborhood interval I, which must be 5–10 (the reference loops
-/// forever outside that range).
-pub fn check_interval(interval: u32) -> Result<u32> {
-    if (MIN_INTERVAL..=MAX_INTERVAL).contains(&interval) {
-        Ok(interval)
+/// forever outside that range). Takes any integer, so that a negative SQL
+/// `int` is reported as given.
+pub fn check_interval(interval: impl Into<i64>) -> Result<u32> {
+    let interval: i64 = interval.into();
+    if (MIN_INTERVAL as i64..=MAX_INTERVAL as i64).contains(&interval) {
+        Ok(interval as u32)
     } else {
         Err(Error::InvalidParameter {
             message: format!(

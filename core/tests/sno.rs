@@ -249,3 +249,15 @@ fn time_outside_the_range_is_an_error() {
     let err = SnoGenerator::new(whole(), &mut clock).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::DatetimeOverflow);
 }
+
+#[cfg(feature = "serde")]
+#[test]
+fn serde_uses_the_canonical_text_and_is_strict() {
+    let id: Sno = "brpk4q72xwf2m63l".parse().unwrap();
+    assert_eq!(serde_json::to_string(&id).unwrap(), "\"brpk4q72xwf2m63l\"");
+    let back: Sno = serde_json::from_str("\"brpk4q72xwf2m63l\"").unwrap();
+    assert_eq!(back, id);
+    for bad in ["\"BRPK4Q72XWF2M63L\"", "\"brpk4q72xwf2m63\"", "42", "null"] {
+        assert!(serde_json::from_str::<Sno>(bad).is_err(), "{bad}");
+    }
+}

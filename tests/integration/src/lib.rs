@@ -55,18 +55,41 @@ pub fn accepts(expected: &Value, actual: &str) -> bool {
     }
 }
 
+/// An integer given as a JSON number or, above 2^53, as a decimal string.
+pub fn as_i64(v: &Value) -> i64 {
+    match v {
+        Value::String(s) => s.parse().unwrap(),
+        other => other.as_i64().unwrap(),
+    }
+}
+
+/// What `assert_concurrent_generation` checks about the IDs of one connection.
+#[derive(Debug, Clone, Copy)]
+pub enum Order {
+    /// They strictly increase.
+    Increasing,
+    /// The SQL function named here (e.g. a timestamp) never decreases: for
+    /// formats ordered by time unit only, random within it.
+    NonDecreasing(&'static str),
+}
+
 /// `connections` concurrent connections each insert `rows` rows whose key is
 /// the column default `default_expr` (of SQL type `sql_type`) into one table
 /// with a primary key. Asserts: no error (so no duplicate key), every row
-/// distinct, and within each connection the keys strictly increase.
+/// distinct, and within each connection the keys follow `order`.
 pub fn assert_concurrent_generation(
     sql_type: &str,
     default_expr: &str,
     connections: i32,
     rows: i32,
+    order: Order,
 ) {
     const BATCH: i32 = 5_000;
-    let table = format!("concurrency_{sql_type}");
+    let name: String = default_expr
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect();
+    let table = format!("concurrency_{name}");
     let mut db = connect();
     db.batch_execute(&format!(
         "DROP TABLE IF EXISTS {table};
@@ -103,20 +126,24 @@ pub fn assert_concurrent_generation(
     let total = connections as i64 * rows as i64;
     assert_eq!(row.get::<_, i64>(0), total);
     assert_eq!(row.get::<_, i64>(1), total);
-    let not_increasing: i64 = db
+    let (key, out_of_order, described) = match order {
+        Order::Increasing => ("id".to_string(), "<=", "strictly increasing".to_string()),
+        Order::NonDecreasing(f) => (format!("{f}(id)"), "<", format!("{f} non-decreasing")),
+    };
+    let disordered: i64 = db
         .query_one(
             &format!(
-                "SELECT count(*) FROM (SELECT id, lag(id) OVER (PARTITION BY conn ORDER BY n) AS prev
-                                       FROM {table}) s WHERE id <= prev"
+                "SELECT count(*) FROM (SELECT {key} AS k, lag({key}) OVER (PARTITION BY conn ORDER BY n) AS prev
+                                       FROM {table}) s WHERE k {out_of_order} prev"
             ),
             &[],
         )
         .unwrap()
         .get(0);
-    assert_eq!(not_increasing, 0, "IDs of one connection strictly increase");
+    assert_eq!(disordered, 0, "IDs of one connection: {described}");
     println!(
-        "{sql_type} concurrency: {connections} connections x {rows} rows = {total} distinct IDs, \
-         0 errors, per-connection strictly increasing ({:.1} s)",
+        "{default_expr} concurrency: {connections} connections x {rows} rows = {total} distinct IDs, \
+         0 errors, per-connection {described} ({:.1} s)",
         elapsed.as_secs_f64()
     );
     db.batch_execute(&format!("DROP TABLE {table}")).unwrap();

@@ -4,13 +4,6 @@ use flake_core::siq::Siq;
 use pg_flake_integration::*;
 use serde_json::Value;
 
-fn as_i64(v: &Value) -> i64 {
-    match v {
-        Value::String(s) => s.parse().unwrap(),
-        other => other.as_i64().unwrap(),
-    }
-}
-
 #[test]
 fn every_siq_vector_through_sql() {
     let mut db = connect();
@@ -177,5 +170,11 @@ fn generated_siqs_carry_kind_domain_and_node() {
 
 #[test]
 fn concurrent_siq_generation() {
-    assert_concurrent_generation("siq", "siq_generate('message')", 8, 100_000);
+    assert_concurrent_generation(
+        "siq",
+        "siq_generate('message')",
+        8,
+        100_000,
+        Order::Increasing,
+    );
 }

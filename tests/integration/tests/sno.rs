@@ -156,5 +156,5 @@ impl ToSql for RawSno {
 
 #[test]
 fn concurrent_backends_never_collide_and_each_one_increases() {
-    assert_concurrent_generation("sno", "sno_generate()", 8, 100_000);
+    assert_concurrent_generation("sno", "sno_generate()", 8, 100_000, Order::Increasing);
 }

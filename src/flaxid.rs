@@ -1,0 +1,74 @@
+//! SQL surface of Flax ID (`spec/flaxid.md`): the type, decoding,
+//! construction and generation from the backend's CSPRNG.
+
+use crate::backend::{self, BackendClock};
+use crate::errors::OrRaise;
+use crate::fixed_type::{flake_type, out_record, FromBytea, OutRecord};
+use flake_core::flaxid::{self as flaxid_core, FlaxIdGenerator};
+use flake_core::random::OsRandom;
+use pgrx::prelude::*;
+use std::cell::RefCell;
+
+flake_type!(FlaxId, flaxid_core::FlaxId, flaxid);
+
+impl FromBytea for flaxid_core::FlaxId {}
+
+pgrx::extension_sql!(
+    "CREATE TYPE flaxid;",
+    name = "flaxid_shell",
+    creates = [Type(FlaxId)]
+);
+
+thread_local! {
+    /// Seeded from the operating system on first use in this backend (and
+    /// reseeded if the process id changes), so no two backends share a stream.
+    static RANDOM: RefCell<Option<OsRandom>> = const { RefCell::new(None) };
+}
+
+fn unix_micros(time: TimestampWithTimeZone) -> i64 {
+    backend::unix_micros(time, "flaxid", flaxid_core::TIME_RANGE)
+}
+
+#[pg_extern(volatile, parallel_safe)]
+fn flaxid_generate() -> FlaxId {
+    RANDOM.with_borrow_mut(|random| {
+        let random = random.get_or_insert_with(OsRandom::new);
+        FlaxId(FlaxIdGenerator::generate(&mut BackendClock, random).or_raise())
+    })
+}
+
+#[pg_extern(immutable, parallel_safe, strict)]
+fn flaxid_timestamp(id: FlaxId) -> TimestampWithTimeZone {
+    backend::timestamp(id.0.unix_micros())
+}
+
+#[pg_extern(immutable, parallel_safe, strict)]
+fn flaxid_from_time(time: TimestampWithTimeZone) -> FlaxId {
+    FlaxId(flaxid_core::FlaxId::from_time(unix_micros(time)).or_raise())
+}
+
+#[pg_extern(
+    immutable,
+    parallel_safe,
+    strict,
+    sql = r#"
+CREATE FUNCTION flaxid_parts(id flaxid, OUT "time" timestamptz, OUT random bigint)
+RETURNS record IMMUTABLE STRICT PARALLEL SAFE
+LANGUAGE c AS 'MODULE_PATHNAME', 'flaxid_parts_wrapper';
+"#
+)]
+fn flaxid_parts(id: FlaxId, fcinfo: pg_sys::FunctionCallInfo) -> OutRecord {
+    out_record(
+        fcinfo,
+        &[
+            backend::timestamp(id.0.unix_micros()).into_datum(),
+            (id.0.random() as i64).into_datum(),
+        ],
+    )
+}
+
+#[pg_extern(immutable, parallel_safe, strict)]
+fn flaxid_from_parts(time: TimestampWithTimeZone, random: i64) -> FlaxId {
+    let unix_millis = unix_micros(time).div_euclid(1000);
+    FlaxId(flaxid_core::FlaxId::from_parts(unix_millis, random).or_raise())
+}
