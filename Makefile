@@ -21,7 +21,7 @@ install: prereqs
 
 ## run: build, install, start a dedicated server with an example database, open psql.
 run: install
-	scripts/pg-server.sh start $(RUN_DATA) $(RUN_PORT)
+	scripts/pg-server.sh start $(RUN_DATA) $(RUN_PORT) "shared_preload_libraries = 'pg_flake'"
 	@$(PSQL_RUN) -d postgres -tAc "SELECT 1 FROM pg_database WHERE datname = 'flake'" | grep -q 1 \
 		|| $(PSQL_RUN) -q -d postgres -c "CREATE DATABASE flake"
 	@$(PSQL_RUN) -q -d flake -v ON_ERROR_STOP=1 -f sql/example.sql

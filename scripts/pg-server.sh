@@ -22,8 +22,25 @@ start)
             echo "unix_socket_directories = '$datadir'"
             echo "max_connections = 100"
             echo "fsync = off"
-            for line in "$@"; do echo "$line"; done
         } >> "$datadir/postgresql.conf"
+    fi
+    # The caller's settings live in their own file, rewritten on every start,
+    # so an existing data directory picks up settings added since initdb.
+    grep -qs "^include_if_exists = 'pg_flake_server.conf'" "$datadir/postgresql.conf" \
+        || echo "include_if_exists = 'pg_flake_server.conf'" >> "$datadir/postgresql.conf"
+    extra=$(printf '%s\n' "$@")
+    if [ "$extra" != "$(cat "$datadir/pg_flake_server.conf" 2>/dev/null)" ]; then
+        printf '%s\n' "$extra" > "$datadir/pg_flake_server.conf"
+        chown postgres:postgres "$datadir/pg_flake_server.conf"
+        if as_postgres "$BIN/pg_ctl" -D "$datadir" status >/dev/null 2>&1; then
+            as_postgres "$BIN/pg_ctl" -D "$datadir" -m fast -w restart -l "$datadir/server.log" >/dev/null
+        fi
+    fi
+    # A preloaded library stays loaded: restart after it was reinstalled.
+    library="$("$BIN/pg_config" --pkglibdir)/pg_flake.so"
+    if as_postgres "$BIN/pg_ctl" -D "$datadir" status >/dev/null 2>&1 \
+        && [ "$library" -nt "$datadir/postmaster.pid" ]; then
+        as_postgres "$BIN/pg_ctl" -D "$datadir" -m fast -w restart -l "$datadir/server.log" >/dev/null
     fi
     if ! as_postgres "$BIN/pg_ctl" -D "$datadir" status >/dev/null 2>&1; then
         as_postgres "$BIN/pg_ctl" -D "$datadir" -l "$datadir/server.log" -w -t 60 start >/dev/null

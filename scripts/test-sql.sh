@@ -13,7 +13,9 @@ OUT=$(mktemp -d /tmp/pg_flake-regress.XXXXXX)
 scripts/pg-server.sh stop "$DATA" || true
 rm -rf "$DATA"
 trap 'scripts/pg-server.sh stop "$DATA"' EXIT
-scripts/pg-server.sh start "$DATA" "$PORT"
+# Preloaded, as pg_flake.public_id_key requires (it is hidden from other
+# roles only when the library is loaded before any SQL runs).
+scripts/pg-server.sh start "$DATA" "$PORT" "shared_preload_libraries = 'pg_flake'"
 
 psql=(psql -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$PORT" -U postgres)
 "${psql[@]}" -d postgres -c "CREATE DATABASE regress_flake" -c "CREATE DATABASE flake_test"
@@ -26,5 +28,6 @@ if ! "$PGXS/../test/regress/pg_regress" --use-existing --host=127.0.0.1 --port="
 fi
 
 PG_FLAKE_TEST_DSN="host=127.0.0.1 port=$PORT user=postgres dbname=flake_test" \
+PG_FLAKE_TEST_LOG="$DATA/server.log" \
     cargo test --release -p pg_flake_integration -- --nocapture --test-threads=1
 rm -rf "$OUT"

@@ -14,11 +14,21 @@ use pgrx::PgMemoryContexts;
 use std::ffi::{c_int, CStr};
 use std::fmt::Write;
 
-/// How a type reads a `bytea`: its exact bytes, unless the format also
-/// accepts another layout (SIQ's 16-byte ORM form).
-pub trait FromBytea: FlakeId {
-    fn from_bytea(bytes: &[u8]) -> flake_core::Result<Self> {
+/// How a type reads raw bytes from outside: the binary wire format
+/// (`receive`, so `COPY … (FORMAT binary)` and binary-protocol drivers) and
+/// `bytea::T`.
+///
+/// `from_wire` is exactly the value's bytes (22P03 otherwise), checked where
+/// not every byte string of that length is a value of the type (a
+/// distributed_id above 10^28−1 is 22003). `from_bytea` is `from_wire` unless
+/// the format also accepts another layout in a `bytea` (SIQ's 16-byte ORM
+/// form); the wire format never does.
+pub trait FromBinary: FlakeId {
+    fn from_wire(bytes: &[u8]) -> flake_core::Result<Self> {
         Self::from_slice(bytes)
+    }
+    fn from_bytea(bytes: &[u8]) -> flake_core::Result<Self> {
+        Self::from_wire(bytes)
     }
 }
 
@@ -69,7 +79,7 @@ pub fn text_of<T: FlakeId>(value: &T) -> &'static CStr {
 }
 
 /// Binary input: the rest of the message must be exactly the value's bytes.
-pub fn receive<T: FlakeId>(mut buf: pgrx::Internal) -> T {
+pub fn receive<T: FromBinary>(mut buf: pgrx::Internal) -> T {
     // SAFETY: PostgreSQL passes a StringInfo as the receive function's argument.
     unsafe {
         let buf = buf
@@ -77,7 +87,7 @@ pub fn receive<T: FlakeId>(mut buf: pgrx::Internal) -> T {
             .unwrap_or_else(|| pgrx::error!("{}_recv called without a buffer", T::TYPE_NAME));
         let remaining = (buf.len - buf.cursor).max(0) as usize;
         let start = buf.data.add(buf.cursor as usize) as *const u8;
-        let value = T::from_slice(std::slice::from_raw_parts(start, remaining)).or_raise();
+        let value = T::from_wire(std::slice::from_raw_parts(start, remaining)).or_raise();
         buf.cursor = buf.len;
         value
     }
@@ -375,7 +385,7 @@ macro_rules! flake_type {
             #[pg_extern(immutable, parallel_safe, strict)]
             fn [<$sql _from_bytea>](bytes: &[u8]) -> $name {
                 use $crate::errors::OrRaise;
-                $name(<$core as $crate::fixed_type::FromBytea>::from_bytea(bytes).or_raise())
+                $name(<$core as $crate::fixed_type::FromBinary>::from_bytea(bytes).or_raise())
             }
 
             // Declared last and requiring the others, so that `FLAKE_TYPES`
@@ -403,7 +413,8 @@ DO $flake_types$
 DECLARE
     t record;
 BEGIN
-    FOR t IN SELECT * FROM (VALUES ('sno', 10), ('siq', 14), ('flaxid', 12), ('kuid96', 12))
+    FOR t IN SELECT * FROM (VALUES ('sno', 10), ('siq', 14), ('flaxid', 12), ('kuid96', 12),
+                                   ('distributed_id', 12))
              AS v(name, len) LOOP
         EXECUTE format($ddl$
 CREATE TYPE %1$s (
@@ -485,6 +496,7 @@ $flake_types$;
         sno::sno_sortsupport,
         siq::siq_sortsupport,
         flaxid::flaxid_sortsupport,
-        kuid::kuid96_sortsupport
+        kuid::kuid96_sortsupport,
+        distributed_id::distributed_id_sortsupport
     ]
 );

@@ -3,15 +3,13 @@
 
 use crate::backend::{self, BackendClock};
 use crate::errors::OrRaise;
-use crate::fixed_type::{flake_type, out_record, FromBytea, OutRecord};
+use crate::fixed_type::{flake_type, out_record, FromBinary, OutRecord};
 use flake_core::flaxid::{self as flaxid_core, FlaxIdGenerator};
-use flake_core::random::OsRandom;
 use pgrx::prelude::*;
-use std::cell::RefCell;
 
 flake_type!(FlaxId, flaxid_core::FlaxId, flaxid);
 
-impl FromBytea for flaxid_core::FlaxId {}
+impl FromBinary for flaxid_core::FlaxId {}
 
 pgrx::extension_sql!(
     "CREATE TYPE flaxid;",
@@ -19,22 +17,15 @@ pgrx::extension_sql!(
     creates = [Type(FlaxId)]
 );
 
-thread_local! {
-    /// Seeded from the operating system on first use in this backend (and
-    /// reseeded if the process id changes), so no two backends share a stream.
-    static RANDOM: RefCell<Option<OsRandom>> = const { RefCell::new(None) };
-}
-
 fn unix_micros(time: TimestampWithTimeZone) -> i64 {
     backend::unix_micros(time, "flaxid", flaxid_core::TIME_RANGE)
 }
 
 #[pg_extern(volatile, parallel_safe)]
 fn flaxid_generate() -> FlaxId {
-    RANDOM.with_borrow_mut(|random| {
-        let random = random.get_or_insert_with(OsRandom::new);
-        FlaxId(FlaxIdGenerator::generate(&mut BackendClock, random).or_raise())
-    })
+    let id =
+        backend::with_random(|random| FlaxIdGenerator::generate(&mut BackendClock::new(), random));
+    FlaxId(id.or_raise())
 }
 
 #[pg_extern(immutable, parallel_safe, strict)]

@@ -8,7 +8,7 @@
 
 use crate::backend;
 use crate::errors::OrRaise;
-use crate::fixed_type::{flake_type, out_record, FromBytea, OutRecord};
+use crate::fixed_type::{flake_type, out_record, FromBinary, OutRecord};
 use crate::generator_state::{self, StateRow};
 use crate::settings;
 use flake_core::error::field_in_range;
@@ -18,7 +18,7 @@ use std::cell::RefCell;
 
 flake_type!(Kuid96, kuid_core::Kuid96, kuid96);
 
-impl FromBytea for kuid_core::Kuid96 {}
+impl FromBinary for kuid_core::Kuid96 {}
 
 pgrx::extension_sql!(
     "CREATE TYPE kuid96;",

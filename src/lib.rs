@@ -8,10 +8,15 @@ mod backend;
 mod errors;
 mod fixed_type;
 mod generator_state;
+mod numeric;
 mod settings;
 
+mod alphanumeric;
+mod distributed_id;
+mod distributed_id128;
 mod flaxid;
 mod kuid;
+mod public_id;
 mod siq;
 mod sno;
 mod snowflake;
@@ -21,6 +26,7 @@ mod snowflake;
 #[pg_guard]
 pub extern "C-unwind" fn _PG_init() {
     settings::define();
+    public_id::install_log_filter();
 }
 
 #[cfg(any(test, feature = "pg_test"))]
@@ -69,6 +75,38 @@ mod tests {
     #[pg_test(error = "kuid interval 4 is outside 5 to 10")]
     fn kuid96_rejects_a_bad_interval() {
         Spi::run("SELECT kuid96_timestamp('.5.tXa0xODNvPN.0', 4)").unwrap();
+    }
+
+    #[pg_test]
+    fn public_id_readme_example() {
+        let text = Spi::get_one::<String>(
+            "SELECT alphanumeric_encode(public_id_encrypt('1088824355131185736905670087'::distributed_id, \
+             decode('k7fBDJcQam02hsByaOWPeP2CqeDeGXvrPUkEAQBtAFc=', 'base64')))",
+        )
+        .unwrap();
+        assert_eq!(text.as_deref(), Some("48XoooHHCe1CiOHrghM7Dl"));
+    }
+
+    #[pg_test]
+    fn distributed_id_generate_is_increasing_within_a_backend() {
+        let ok = Spi::get_one::<bool>(
+            "SELECT bool_and(a < b) FROM (SELECT id AS a, lead(id) OVER (ORDER BY n) AS b \
+             FROM (SELECT n, distributed_id_generate() AS id FROM generate_series(1, 1000) n) s) t \
+             WHERE b IS NOT NULL",
+        )
+        .unwrap();
+        assert_eq!(ok, Some(true));
+    }
+
+    // This test server does not preload pg_flake: the key setting would not
+    // be hidden, so the functions refuse to use it.
+    #[pg_test(
+        error = "pg_flake.public_id_key is used only when pg_flake is in shared_preload_libraries"
+    )]
+    fn public_id_key_requires_preloading() {
+        Spi::run("SET pg_flake.public_id_key = 'k7fBDJcQam02hsByaOWPeP2CqeDeGXvrPUkEAQBtAFc='")
+            .unwrap();
+        Spi::run("SELECT public_id_encrypt(1::bigint)").unwrap();
     }
 
     #[pg_test(error = "invalid input syntax for type sno: \"abc\"")]

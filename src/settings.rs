@@ -1,11 +1,15 @@
 //! The `pg_flake.*` settings (`sql-api.md` §3). Server identities (node
 //! numbers) are superuser-only: an ordinary role that could change them could
-//! forge another node's IDs or collide with it.
+//! forge another node's IDs or collide with it. The public-identity key is
+//! superuser-only and hidden from every other role.
 
+use flake_core::public_id::PublicIdKey;
 use pgrx::guc::{GucContext, GucFlags, GucRegistry, GucSetting};
 use pgrx::pg_sys;
+use std::cell::RefCell;
 use std::ffi::{c_char, c_void, CStr, CString};
-use std::sync::atomic::{AtomicI64, AtomicU32, Ordering};
+use std::rc::Rc;
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU32, Ordering};
 
 pub static SNO_NODE: GucSetting<i32> = GucSetting::<i32>::new(0);
 pub static SIQ_NODE: GucSetting<i32> = GucSetting::<i32>::new(0);
@@ -28,6 +32,16 @@ static SNOWFLAKE_EPOCH_MS: AtomicI64 = AtomicI64::new(flake_core::snowflake::DEF
 /// changes rather than for every ID.
 static SIQ_DOMAIN_HASH: AtomicU32 = AtomicU32::new(0);
 
+/// `pg_flake.public_id_key`: base64 text, unset (NULL or '') by default.
+/// Nothing in this module ever puts its value into a message.
+static PUBLIC_ID_KEY: GucSetting<Option<CString>> = GucSetting::<Option<CString>>::new(None);
+
+thread_local! {
+    /// The key of `pg_flake.public_id_key`, expanded when the setting
+    /// changes (the assign hook), not per call; wiped when replaced.
+    static PUBLIC_ID_CIPHER: RefCell<Option<Rc<PublicIdKey>>> = const { RefCell::new(None) };
+}
+
 /// The 32 domain bits of generated SIQs: the domain's hash with the node
 /// number (when non-zero) in the top byte.
 pub fn siq_domain_bits() -> u32 {
@@ -48,6 +62,22 @@ pub fn kuid_interval() -> u32 {
 /// `pg_flake.snowflake_epoch` in milliseconds since the Unix epoch.
 pub fn snowflake_epoch() -> i64 {
     SNOWFLAKE_EPOCH_MS.load(Ordering::Relaxed)
+}
+
+/// Whether the library was loaded by `shared_preload_libraries`.
+static PRELOADED: AtomicBool = AtomicBool::new(false);
+
+/// The key of `pg_flake.public_id_key`, None while it is unset.
+pub fn public_id_key() -> Option<Rc<PublicIdKey>> {
+    PUBLIC_ID_CIPHER.with_borrow(Option::clone)
+}
+
+/// Whether pg_flake is in `shared_preload_libraries`. Only then are its
+/// settings defined in every backend before any SQL runs: otherwise a
+/// backend that has not loaded pg_flake yet holds `pg_flake.public_id_key`
+/// as an ordinary placeholder, which every role can `SHOW`.
+pub fn preloaded() -> bool {
+    PRELOADED.load(Ordering::Relaxed)
 }
 
 fn setting_text<'a>(value: *const c_char) -> &'a [u8] {
@@ -72,13 +102,27 @@ unsafe extern "C-unwind" fn check_siq_domain(
         )
 }
 
+/// A copy of `text` in PostgreSQL's memory, for a failed check's message.
+fn check_string(text: &str) -> *mut c_char {
+    let text = CString::new(text).unwrap_or_default();
+    // SAFETY: pstrdup copies the NUL-terminated string into the current
+    // memory context, where PostgreSQL reads it after a failed check.
+    unsafe { pg_sys::pstrdup(text.as_ptr()) }
+}
+
 /// Rejects a proposed value with `detail` as the error's detail line.
 fn check_failed(detail: &str) -> bool {
-    let detail = CString::new(detail).unwrap_or_default();
-    // SAFETY: PostgreSQL reads this detail after a failed check; pstrdup
-    // copies it into its memory.
-    unsafe { pg_sys::GUC_check_errdetail_string = pg_sys::pstrdup(detail.as_ptr()) };
+    // SAFETY: a plain global that PostgreSQL reads after a failed check.
+    unsafe { pg_sys::GUC_check_errdetail_string = check_string(detail) };
     false
+}
+
+/// Rejects a proposed value with a message of our own: PostgreSQL's default
+/// message quotes the value, which must not happen for a secret.
+fn check_failed_hiding_value(message: &str, detail: &str) -> bool {
+    // SAFETY: as in check_failed.
+    unsafe { pg_sys::GUC_check_errmsg_string = check_string(message) };
+    check_failed(detail)
 }
 
 unsafe extern "C-unwind" fn assign_siq_domain(newval: *const c_char, _extra: *mut c_void) {
@@ -115,7 +159,44 @@ unsafe extern "C-unwind" fn assign_snowflake_epoch(newval: *const c_char, _extra
     SNOWFLAKE_EPOCH_MS.store(epoch, Ordering::Relaxed);
 }
 
+/// The key of a `pg_flake.public_id_key` text; None for unset (NULL or '').
+fn parse_public_id_key(text: &[u8]) -> Option<flake_core::Result<PublicIdKey>> {
+    if text.is_empty() {
+        return None;
+    }
+    // Text that is not UTF-8 is not base64 either, lossy or not.
+    Some(PublicIdKey::from_base64(&String::from_utf8_lossy(text)))
+}
+
+unsafe extern "C-unwind" fn check_public_id_key(
+    newval: *mut *mut c_char,
+    _extra: *mut *mut c_void,
+    _source: pg_sys::GucSource::Type,
+) -> bool {
+    // SAFETY: newval points at the proposed value. The messages below say
+    // what is wrong (base64, length) and never show the value.
+    match parse_public_id_key(setting_text(unsafe { *newval })) {
+        None | Some(Ok(_)) => true,
+        Some(Err(error)) => check_failed_hiding_value(
+            "invalid value for parameter \"pg_flake.public_id_key\" (value not shown)",
+            &format!("{error}. Give the standard base64 of a random key, e.g. from: openssl rand -base64 32"),
+        ),
+    }
+}
+
+unsafe extern "C-unwind" fn assign_public_id_key(newval: *const c_char, _extra: *mut c_void) {
+    // The check hook admitted only unset values and valid keys.
+    let key = parse_public_id_key(setting_text(newval)).and_then(Result::ok);
+    PUBLIC_ID_CIPHER.set(key.map(Rc::new));
+}
+
 pub fn define() {
+    // SAFETY: a plain global, true while the postmaster loads the preloaded
+    // libraries (backends inherit the result).
+    PRELOADED.store(
+        unsafe { pg_sys::process_shared_preload_libraries_in_progress },
+        Ordering::Relaxed,
+    );
     GucRegistry::define_int_guc(
         c"pg_flake.sno_node",
         c"High byte of the sno partition: this server's node number.",
@@ -198,6 +279,20 @@ pub fn define() {
         GucContext::Suset,
         GucFlags::default(),
     );
+    // SAFETY: the hooks never raise errors or panic.
+    unsafe {
+        GucRegistry::define_string_guc_with_hooks(
+            c"pg_flake.public_id_key",
+            c"Default key of the public_id_* functions: base64 of 16, 24 or 32 bytes (AES-128/192/256).",
+            c"Superuser-only and hidden from other roles; the functions use it without revealing it.",
+            &PUBLIC_ID_KEY,
+            GucContext::Suset,
+            GucFlags::SUPERUSER_ONLY | GucFlags::NO_SHOW_ALL,
+            Some(check_public_id_key),
+            Some(assign_public_id_key),
+            None,
+        );
+    }
     // SAFETY: called once from _PG_init with a static string.
     unsafe { pgrx::pg_sys::MarkGUCPrefixReserved(c"pg_flake".as_ptr()) };
 }

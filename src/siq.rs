@@ -3,10 +3,10 @@
 
 use crate::backend::{self, BackendClock};
 use crate::errors::OrRaise;
-use crate::fixed_type::{flake_type, out_record, FromBytea, OutRecord};
+use crate::fixed_type::{flake_type, out_record, FromBinary, OutRecord};
 use crate::generator_state::StateRow;
+use crate::numeric::{integer_of, numeric_of};
 use crate::settings;
-use flake_core::numeric::numeric_integer;
 use flake_core::siq::{self as siq_core, Kind, SiqGenerator};
 use pgrx::prelude::*;
 use std::cell::RefCell;
@@ -14,7 +14,7 @@ use std::cell::RefCell;
 flake_type!(Siq, siq_core::Siq, siq);
 
 /// `bytea::siq` also takes the 16-byte form the reference's ORM columns hold.
-impl FromBytea for siq_core::Siq {
+impl FromBinary for siq_core::Siq {
     fn from_bytea(bytes: &[u8]) -> flake_core::Result<Self> {
         siq_core::Siq::from_slice_lenient(bytes)
     }
@@ -49,7 +49,7 @@ fn siq_generate(kind: &str) -> Siq {
             SiqGenerator::new(slot, nslots).or_raise()
         });
         Siq(generator
-            .generate(&mut BackendClock, kind, domain)
+            .generate(&mut BackendClock::new(), kind, domain)
             .or_raise())
     })
 }
@@ -157,15 +157,12 @@ fn siq_to_did(id: Siq) -> String {
 
 #[pg_extern(immutable, parallel_safe, strict)]
 fn siq_to_numeric(id: Siq) -> AnyNumeric {
-    AnyNumeric::try_from(id.0.to_u128().to_string().as_str())
-        .unwrap_or_else(|e| pgrx::error!("pg_flake: numeric conversion failed: {e}"))
+    numeric_of(id.0.to_u128())
 }
 
 #[pg_extern(immutable, parallel_safe, strict)]
 fn siq_from_numeric(value: AnyNumeric) -> Siq {
-    let text = value.to_string();
-    let integer =
-        numeric_integer(&text, "siq", siq_core::MAX_VALUE, siq_core::VALUE_RANGE).or_raise();
+    let integer = integer_of(&value, "siq", siq_core::MAX_VALUE, siq_core::VALUE_RANGE);
     Siq(siq_core::Siq::from_u128(integer).or_raise())
 }
 

@@ -3,7 +3,7 @@
 
 use crate::backend;
 use crate::errors::OrRaise;
-use crate::fixed_type::{flake_type, out_record, FromBytea, OutRecord};
+use crate::fixed_type::{flake_type, out_record, FromBinary, OutRecord};
 use crate::generator_state::{self, StateRow};
 use crate::settings;
 use flake_core::error::field_in_range;
@@ -13,7 +13,7 @@ use std::cell::RefCell;
 
 flake_type!(Sno, sno_core::Sno, sno);
 
-impl FromBytea for sno_core::Sno {}
+impl FromBinary for sno_core::Sno {}
 
 pgrx::extension_sql!(
     "CREATE TYPE sno;",

@@ -148,3 +148,14 @@ SET pg_flake.siq_domain = 'example.org';
 SELECT siq_kind(siq_generate('tag'));
 RESET ROLE;
 DROP ROLE siq_regress_user;
+
+-- Binary input takes exactly 14 bytes: the 16-byte form is for bytea::siq only.
+COPY (SELECT '\x0000006553f10080000186ce19470000'::bytea)
+    TO '/tmp/pg_flake_regress_siq_16.bin' (FORMAT binary);
+CREATE TABLE siq_copy (id siq);
+COPY siq_copy FROM '/tmp/pg_flake_regress_siq_16.bin' (FORMAT binary);
+COPY (SELECT '\x006553f10080000186ce19470000'::bytea)
+    TO '/tmp/pg_flake_regress_siq_14.bin' (FORMAT binary);
+COPY siq_copy FROM '/tmp/pg_flake_regress_siq_14.bin' (FORMAT binary);
+SELECT id, id = '\x0000006553f10080000186ce19470000'::bytea::siq AS same_as_bytea16 FROM siq_copy;
+DROP TABLE siq_copy;

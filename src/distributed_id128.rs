@@ -1,0 +1,98 @@
+//! SQL surface of DistributedId128 (`spec/distributed-id.md` §2) on the
+//! built-in `uuid`: decoding, construction, the 128-bit integer as `numeric`
+//! and the per-backend reference generator.
+
+use crate::backend;
+use crate::errors::OrRaise;
+use crate::fixed_type::{out_record, OutRecord};
+use crate::numeric::{integer_of, numeric_of};
+use flake_core::distributed_id128::{self as core128, DistributedId128, DistributedId128Generator};
+use pgrx::datum::Uuid;
+use pgrx::prelude::*;
+use std::cell::RefCell;
+
+/// The `random` argument of `distributed_id128_from_parts`: 75 bits.
+const RANDOM_RANGE: &str = "0 to 37778931862957161709567 (2^75 - 1) for the random field";
+
+thread_local! {
+    static GENERATOR: RefCell<DistributedId128Generator> =
+        const { RefCell::new(DistributedId128Generator::new()) };
+}
+
+pub fn id128(uuid: Uuid) -> DistributedId128 {
+    DistributedId128::from_bytes(*uuid.as_bytes())
+}
+
+pub fn uuid(id: DistributedId128) -> Uuid {
+    Uuid::from_bytes(id.to_bytes())
+}
+
+fn unix_micros(time: TimestampWithTimeZone) -> i64 {
+    backend::unix_micros(time, "distributed_id128", core128::TIME_RANGE)
+}
+
+#[pg_extern(volatile, parallel_safe)]
+fn distributed_id128_generate() -> Uuid {
+    uuid(backend::with_random_generator(
+        &GENERATOR,
+        |generator, clock, random| generator.generate(clock, random),
+    ))
+}
+
+#[pg_extern(immutable, parallel_safe, strict)]
+fn distributed_id128_timestamp(id: Uuid) -> TimestampWithTimeZone {
+    backend::timestamp(id128(id).unix_micros())
+}
+
+#[pg_extern(immutable, parallel_safe, strict)]
+fn distributed_id128_from_time(time: TimestampWithTimeZone) -> Uuid {
+    uuid(DistributedId128::from_time(unix_micros(time)).or_raise())
+}
+
+#[pg_extern(
+    immutable,
+    parallel_safe,
+    strict,
+    sql = r#"
+CREATE FUNCTION distributed_id128_parts(id uuid, OUT "time" timestamptz, OUT random numeric)
+RETURNS record IMMUTABLE STRICT PARALLEL SAFE
+LANGUAGE c AS 'MODULE_PATHNAME', 'distributed_id128_parts_wrapper';
+"#
+)]
+fn distributed_id128_parts(id: Uuid, fcinfo: pg_sys::FunctionCallInfo) -> OutRecord {
+    let id = id128(id);
+    out_record(
+        fcinfo,
+        &[
+            backend::timestamp(id.unix_micros()).into_datum(),
+            numeric_of(id.random()).into_datum(),
+        ],
+    )
+}
+
+#[pg_extern(immutable, parallel_safe, strict)]
+fn distributed_id128_from_parts(time: TimestampWithTimeZone, random: AnyNumeric) -> Uuid {
+    let random = integer_of(
+        &random,
+        "distributed_id128",
+        core128::MAX_RANDOM,
+        RANDOM_RANGE,
+    );
+    // At most 2^75 − 1, so it is an i128.
+    uuid(DistributedId128::from_parts(unix_micros(time), random as i128).or_raise())
+}
+
+#[pg_extern(immutable, parallel_safe, strict)]
+fn distributed_id128_to_numeric(id: Uuid) -> AnyNumeric {
+    numeric_of(id128(id).to_u128())
+}
+
+#[pg_extern(immutable, parallel_safe, strict)]
+fn distributed_id128_from_numeric(value: AnyNumeric) -> Uuid {
+    uuid(DistributedId128::from_u128(integer_of(
+        &value,
+        "uuid",
+        u128::MAX,
+        core128::VALUE_RANGE,
+    )))
+}

@@ -1,0 +1,210 @@
+//! SQL surface of public identities (`spec/distributed-id.md` §4): an
+//! internal `bigint`, `distributed_id` or `uuid` as an AES-encrypted `uuid`,
+//! and back.
+//!
+//! Every function exists twice: with a `key bytea` argument it is
+//! `IMMUTABLE`; without it, it uses `pg_flake.public_id_key` (expanded once
+//! when the setting changes) and is `STABLE`. No message shows key material.
+
+use crate::distributed_id::DistributedId;
+use crate::errors::OrRaise;
+use crate::settings;
+use flake_core::public_id::PublicIdKey;
+use pgrx::datum::Uuid;
+use pgrx::pg_sys::panic::ErrorReport;
+use pgrx::prelude::*;
+use pgrx::{PgLogLevel, PgSqlErrorCode};
+use std::ffi::{c_char, CStr};
+use std::rc::Rc;
+
+/// A key argument: 16, 24 or 32 bytes, else 22023.
+fn key_arg(key: &[u8]) -> PublicIdKey {
+    PublicIdKey::new(key).or_raise()
+}
+
+/// Raises an ERROR with a hint; never returns.
+fn fail(code: PgSqlErrorCode, message: &'static str, hint: &'static str) -> ! {
+    ErrorReport::new(code, message, "pg_flake")
+        .set_hint(hint)
+        .report(PgLogLevel::ERROR);
+    unreachable!("ERROR does not return")
+}
+
+/// The key of `pg_flake.public_id_key`. 55000 unless pg_flake is preloaded
+/// (otherwise the setting is not hidden, see `settings::preloaded`); 22023,
+/// saying how to set it, while it is unset.
+fn configured_key() -> Rc<PublicIdKey> {
+    if !settings::preloaded() {
+        fail(
+            PgSqlErrorCode::ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE,
+            "pg_flake.public_id_key is used only when pg_flake is in shared_preload_libraries",
+            "Without it, a session that has not loaded pg_flake yet shows the key to every role. \
+             Add pg_flake to shared_preload_libraries and restart the server, \
+             or pass the key as the last argument.",
+        );
+    }
+    settings::public_id_key().unwrap_or_else(|| {
+        fail(
+            PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
+            "pg_flake.public_id_key is not set: as a superuser, run \
+             ALTER SYSTEM SET pg_flake.public_id_key = '<base64 key>' and SELECT pg_reload_conf(), \
+             or pass the key as the last argument",
+            "The key is the standard base64 of 16, 24 or 32 random bytes (AES-128, -192, -256), \
+             e.g. from: openssl rand -base64 32. Do not use ALTER DATABASE or ALTER ROLE … SET: \
+             every role can read those values in pg_db_role_setting.",
+        )
+    })
+}
+
+fn uuid(bytes: [u8; 16]) -> Uuid {
+    Uuid::from_bytes(bytes)
+}
+
+// --- encryption ------------------------------------------------------------------
+
+#[pg_extern(immutable, parallel_safe, strict, name = "public_id_encrypt")]
+fn public_id_encrypt_bigint(value: i64, key: &[u8]) -> Uuid {
+    uuid(key_arg(key).encrypt_i64(value).or_raise())
+}
+
+#[pg_extern(stable, parallel_safe, strict, name = "public_id_encrypt")]
+fn public_id_encrypt_bigint_configured(value: i64) -> Uuid {
+    uuid(configured_key().encrypt_i64(value).or_raise())
+}
+
+#[pg_extern(immutable, parallel_safe, strict, name = "public_id_encrypt")]
+fn public_id_encrypt_distributed_id(id: DistributedId, key: &[u8]) -> Uuid {
+    uuid(key_arg(key).encrypt_distributed_id(&id.0))
+}
+
+#[pg_extern(stable, parallel_safe, strict, name = "public_id_encrypt")]
+fn public_id_encrypt_distributed_id_configured(id: DistributedId) -> Uuid {
+    uuid(configured_key().encrypt_distributed_id(&id.0))
+}
+
+#[pg_extern(immutable, parallel_safe, strict, name = "public_id_encrypt")]
+fn public_id_encrypt_uuid(id: Uuid, key: &[u8]) -> Uuid {
+    uuid(key_arg(key).encrypt_uuid(*id.as_bytes()))
+}
+
+#[pg_extern(stable, parallel_safe, strict, name = "public_id_encrypt")]
+fn public_id_encrypt_uuid_configured(id: Uuid) -> Uuid {
+    uuid(configured_key().encrypt_uuid(*id.as_bytes()))
+}
+
+// --- decryption: NULL where the plaintext lacks the input type's structure ------
+
+#[pg_extern(immutable, parallel_safe, strict)]
+fn public_id_decrypt_bigint(public_id: Uuid, key: &[u8]) -> Option<i64> {
+    key_arg(key).decrypt_i64(*public_id.as_bytes())
+}
+
+#[pg_extern(stable, parallel_safe, strict, name = "public_id_decrypt_bigint")]
+fn public_id_decrypt_bigint_configured(public_id: Uuid) -> Option<i64> {
+    configured_key().decrypt_i64(*public_id.as_bytes())
+}
+
+#[pg_extern(immutable, parallel_safe, strict)]
+fn public_id_decrypt_distributed_id(public_id: Uuid, key: &[u8]) -> Option<DistributedId> {
+    key_arg(key)
+        .decrypt_distributed_id(*public_id.as_bytes())
+        .map(DistributedId)
+}
+
+#[pg_extern(
+    stable,
+    parallel_safe,
+    strict,
+    name = "public_id_decrypt_distributed_id"
+)]
+fn public_id_decrypt_distributed_id_configured(public_id: Uuid) -> Option<DistributedId> {
+    configured_key()
+        .decrypt_distributed_id(*public_id.as_bytes())
+        .map(DistributedId)
+}
+
+#[pg_extern(immutable, parallel_safe, strict)]
+fn public_id_decrypt_uuid(public_id: Uuid, key: &[u8]) -> Uuid {
+    uuid(key_arg(key).decrypt_uuid(*public_id.as_bytes()))
+}
+
+#[pg_extern(stable, parallel_safe, strict, name = "public_id_decrypt_uuid")]
+fn public_id_decrypt_uuid_configured(public_id: Uuid) -> Uuid {
+    uuid(configured_key().decrypt_uuid(*public_id.as_bytes()))
+}
+
+// --- the server log -----------------------------------------------------------------
+
+const KEY_SETTING: &[u8] = b"pg_flake.public_id_key";
+
+static mut PREVIOUS_EMIT_LOG_HOOK: pg_sys::emit_log_hook_type = None;
+
+/// Installs the log filter (from `_PG_init`).
+pub fn install_log_filter() {
+    // SAFETY: _PG_init runs once per process, before any message is emitted
+    // through the hook; the previous hook is kept and called.
+    unsafe {
+        PREVIOUS_EMIT_LOG_HOOK = pg_sys::emit_log_hook;
+        pg_sys::emit_log_hook = Some(hide_public_id_key);
+    }
+}
+
+/// Whether a C string mentions the key setting (names are case-insensitive).
+///
+/// # Safety
+/// `text` is null or a NUL-terminated string.
+unsafe fn mentions_key(text: *const c_char) -> bool {
+    !text.is_null()
+        && CStr::from_ptr(text)
+            .to_bytes()
+            .windows(KEY_SETTING.len())
+            .any(|w| w.eq_ignore_ascii_case(KEY_SETTING))
+}
+
+/// Whether C string `haystack` contains C string `needle` (both non-null).
+///
+/// # Safety
+/// Both are NUL-terminated strings.
+unsafe fn contains(haystack: *const c_char, needle: *const c_char) -> bool {
+    let (haystack, needle) = (
+        CStr::from_ptr(haystack).to_bytes(),
+        CStr::from_ptr(needle).to_bytes(),
+    );
+    !needle.is_empty() && haystack.windows(needle.len()).any(|w| w == needle)
+}
+
+/// Keeps PostgreSQL's own messages from writing the key's value to the log:
+/// the postmaster's "parameter … changed to …" line after a reload, and for
+/// a statement that names the setting, every line quoting the statement
+/// (`log_statement`, `log_min_duration_statement`, with their bind
+/// parameters) and the statement line under an error
+/// (`log_min_error_statement`).
+unsafe extern "C-unwind" fn hide_public_id_key(edata: *mut pg_sys::ErrorData) {
+    // SAFETY: PostgreSQL passes the message being emitted, in ErrorContext
+    // (the current memory context), where a replacement message belongs.
+    unsafe {
+        if let Some(e) = edata.as_mut() {
+            let query = pg_sys::debug_query_string;
+            let statement = mentions_key(query);
+            if statement {
+                e.hide_stmt = true;
+            }
+            let reload = !e.message_id.is_null()
+                && CStr::from_ptr(e.message_id).to_bytes() == b"parameter \"%s\" changed to \"%s\""
+                && mentions_key(e.message);
+            if reload {
+                e.message = pg_sys::pstrdup(
+                    c"parameter \"pg_flake.public_id_key\" changed (value not shown)".as_ptr(),
+                );
+            } else if statement && !e.message.is_null() && contains(e.message, query) {
+                e.message = pg_sys::pstrdup(
+                    c"statement: (not shown: it names pg_flake.public_id_key)".as_ptr(),
+                );
+                e.detail = std::ptr::null_mut();
+            }
+        }
+        if let Some(previous) = PREVIOUS_EMIT_LOG_HOOK {
+            previous(edata);
+        }
+    }
+}
