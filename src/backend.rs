@@ -1,15 +1,20 @@
 //! What a generator needs from the backend it runs in: its slot (`sql-api.md`
-//! §4), a clock whose waits can be cancelled, the backend's CSPRNG, and time
+//! §4) or the server-wide state of shared mode (§5), a clock whose waits can
+//! be cancelled, the backend's CSPRNG, and time
 //! conversions between PostgreSQL's `timestamptz` and the core's Unix
 //! microseconds.
 
 use crate::errors::{raise, OrRaise};
-use flake_core::clock::{system_now_nanos, Clock, PAUSE};
+use crate::settings;
+use flake_core::clock::{retry, system_now_nanos, Clock, ReadAhead, SystemClock, PAUSE};
+use flake_core::generator::{SharedGenerator, SlotGenerator, SHARED_SLOT};
 use flake_core::random::OsRandom;
-use flake_core::slot::{SlotAssignment, SlotRule};
 use flake_core::Error;
 use pgrx::prelude::*;
+use pgrx::spinlock::PgSpinLock;
+use pgrx::{PGRXSharedMemory, PgAtomic, PgSharedMemoryInitialization};
 use std::cell::RefCell;
+use std::ffi::CStr;
 use std::thread::LocalKey;
 use std::time::Duration;
 
@@ -28,25 +33,144 @@ pub fn slot() -> (u32, u32) {
     }
 }
 
-/// Runs `step` on this backend's generator kept in `cell`, first creating it
-/// with `new` for the backend's slot under `rule` (`sql-api.md` §4).
-pub fn with_generator<G, T>(
-    cell: &'static LocalKey<RefCell<Option<G>>>,
-    rule: SlotRule,
-    new: impl FnOnce(SlotAssignment, &mut BackendClock) -> flake_core::Result<G>,
-    step: impl FnOnce(&mut G, &mut BackendClock) -> flake_core::Result<T>,
-) -> T {
-    cell.with_borrow_mut(|generator| {
-        let generator = generator.get_or_insert_with(|| {
-            let (slot, nslots) = slot();
-            new(
-                rule.assign(slot, nslots).or_raise(),
-                &mut BackendClock::new(),
-            )
+/// A coordination-based generator of one format (`sql-api.md` §4–§5): one per
+/// backend in `local`, or, when pg_flake is preloaded (shared mode), one for
+/// the whole server in shared memory, behind a spinlock (`PgAtomic` only
+/// places the `PgSpinLock` in shared memory). Declare it with
+/// [`generator!`](crate::generator) and register it in `_PG_init`.
+///
+/// The spinlock is held for one step of the sequencer, tens of instructions;
+/// an LWLock was measured as well and was no faster (`docs/BENCHMARKS.md`).
+pub struct Generator<G: 'static> {
+    local: &'static LocalKey<RefCell<Option<G>>>,
+    shared: PgAtomic<PgSpinLock<Shared<G>>>,
+}
+
+/// A server-wide generator as it lives in shared memory.
+#[derive(Clone, Copy)]
+pub struct Shared<G>(SharedGenerator<G>);
+
+// SAFETY: `SlotGenerator`s are plain data (`Copy`, no pointers; see
+// `flake_core::generator`), valid at the same address in every process.
+unsafe impl<G: SlotGenerator> PGRXSharedMemory for Shared<G> {}
+
+impl<G: SlotGenerator> Shared<G> {
+    /// The value at shared-memory startup: slot 0 of 1, started at the current
+    /// unit, which is therefore never used.
+    pub fn starting_now() -> Self {
+        Shared(SharedGenerator::starting_now(&mut SystemClock))
+    }
+}
+
+/// Declares a format's [`Generator`]: `generator!(NAME: Type, c"shmem name")`.
+#[macro_export]
+macro_rules! generator {
+    ($vis:vis $name:ident: $generator:ty, $shmem_name:literal) => {
+        $vis static $name: $crate::backend::Generator<$generator> = {
+            ::std::thread_local! {
+                static LOCAL: ::std::cell::RefCell<Option<$generator>> =
+                    const { ::std::cell::RefCell::new(None) };
+            }
+            const NAME: &::std::ffi::CStr = $shmem_name;
+            // SAFETY: every generator has its own shared-memory name.
+            unsafe { $crate::backend::Generator::new(NAME, &LOCAL) }
+        };
+    };
+}
+
+impl<G: SlotGenerator> Generator<G> {
+    /// # Safety
+    /// `name` must be unique among the server's named shared-memory areas.
+    pub const unsafe fn new(
+        name: &'static CStr,
+        local: &'static LocalKey<RefCell<Option<G>>>,
+    ) -> Self {
+        Generator {
+            local,
+            // SAFETY: the caller guarantees that the name is unique.
+            shared: unsafe { PgAtomic::new(name) },
+        }
+    }
+
+    /// Runs `step` (one attempt of the generator's non-blocking
+    /// `try_generate`) until it gives a value, pausing between attempts with
+    /// interrupts checked. Each attempt reads the clock first (`ReadAhead`).
+    ///
+    /// Per backend, the generator is created on first use for the backend's
+    /// slot. In shared mode each attempt reads the clock, then holds the
+    /// spinlock for one step of the server's generator: arithmetic only (a
+    /// second clock reading if the first one turns out stale), nothing that
+    /// can wait, raise, panic or allocate on the success path. The pause (and
+    /// `CHECK_FOR_INTERRUPTS`) comes after the lock is released, and errors
+    /// are raised only then.
+    pub fn generate<T>(
+        &'static self,
+        mut step: impl FnMut(&mut G, &mut ReadAhead<BackendClock>) -> flake_core::Result<Option<T>>,
+    ) -> T {
+        let mut clock = BackendClock::new();
+        if settings::preloaded() {
+            let shared = self.shared.get();
+            return retry(&mut clock, |clock| {
+                let mut clock = ReadAhead::new(clock);
+                let mut state = shared.lock();
+                state.0.try_generate(&mut clock, &mut step)
+            })
+            .or_raise();
+        }
+        self.local.with_borrow_mut(|generator| {
+            let generator = generator.get_or_insert_with(|| {
+                let (slot, nslots) = slot();
+                G::for_slot(slot, nslots, &mut clock).or_raise()
+            });
+            retry(&mut clock, |clock| {
+                step(generator, &mut ReadAhead::new(clock))
+            })
             .or_raise()
-        });
-        step(generator, &mut BackendClock::new()).or_raise()
-    })
+        })
+    }
+
+    /// The generator for `pg_flake_generator_state()`, with its mode, slot
+    /// and number of slots: in shared mode a copy of the server's (taken
+    /// under the lock), else this backend's, if it has been made.
+    pub fn snapshot(&'static self) -> Option<(Mode, (u32, u32), G)> {
+        if settings::preloaded() {
+            let state = *self.shared.get().lock();
+            state.0.generator().map(|g| (Mode::Shared, SHARED_SLOT, *g))
+        } else {
+            self.local
+                .with_borrow(|g| g.map(|g| (Mode::Backend, slot(), g)))
+        }
+    }
+}
+
+/// Where a format's generator state lives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    Backend,
+    Shared,
+}
+
+impl Mode {
+    pub const fn name(self) -> &'static str {
+        match self {
+            Mode::Backend => "backend",
+            Mode::Shared => "shared",
+        }
+    }
+}
+
+impl<G: SlotGenerator> PgSharedMemoryInitialization for Generator<G> {
+    type Value = Shared<G>;
+
+    unsafe fn on_shmem_request(&'static self) {
+        // SAFETY: called from the shared-memory request hook, as required.
+        unsafe { self.shared.on_shmem_request() }
+    }
+
+    unsafe fn on_shmem_startup(&'static self, value: Shared<G>) {
+        // SAFETY: called from the shared-memory startup hook, as required.
+        unsafe { self.shared.on_shmem_startup(PgSpinLock::new(value)) }
+    }
 }
 
 /// The real-time clock; a pause sleeps and then honours cancel requests and

@@ -1,74 +1,42 @@
-//! `pg_flake_generator_state()`: one row per generator this backend has used.
+//! `pg_flake_generator_state()`: one row per sequencer of the
+//! coordination-based generators. Per backend: the generators this backend
+//! has used. In shared mode: the server's generators (slot 0 of 1) that any
+//! backend has used since the server started, with server-wide counts.
 
-use crate::backend;
-use flake_core::kuid::{Kuid64Generator, Kuid96Generator};
-use flake_core::sequencer::SequencerState;
-use flake_core::slot::SlotAssignment;
-use flake_core::sno::SnoGenerator;
-use flake_core::snowflake::SnowflakeGenerator;
+use crate::backend::{Generator, Mode};
+use flake_core::generator::{SequencerRow, SlotGenerator};
 use pgrx::prelude::*;
-use std::cell::RefCell;
-use std::thread::LocalKey;
 
-/// A coordination-based generator: one slot's assignment and a sequencer.
-pub trait SlotGenerator {
-    fn assignment(&self) -> SlotAssignment;
-    fn state(&self) -> SequencerState;
-}
-
-macro_rules! slot_generators {
-    ($($generator:ty),*) => {$(
-        impl SlotGenerator for $generator {
-            fn assignment(&self) -> SlotAssignment {
-                <$generator>::assignment(self)
-            }
-            fn state(&self) -> SequencerState {
-                <$generator>::state(self)
-            }
-        }
-    )*};
-}
-
-slot_generators!(
-    SnoGenerator,
-    Kuid64Generator,
-    Kuid96Generator,
-    SnowflakeGenerator
-);
-
-/// The row of the generator in `cell`, if this backend has used it.
-pub fn rows<G: SlotGenerator>(
-    format: &'static str,
-    cell: &'static LocalKey<RefCell<Option<G>>>,
-) -> Vec<StateRow> {
-    cell.with_borrow(|g| {
-        g.iter()
-            .map(|g| StateRow::new(format, None, g.assignment(), g.state()))
-            .collect()
-    })
-}
-
+/// One row of `pg_flake_generator_state()`.
 pub struct StateRow {
     format: &'static str,
-    kind: Option<String>,
-    assignment: SlotAssignment,
-    state: SequencerState,
+    mode: Mode,
+    slot: u32,
+    nslots: u32,
+    sequencer: SequencerRow,
 }
 
-impl StateRow {
-    pub fn new(
-        format: &'static str,
-        kind: Option<String>,
-        assignment: SlotAssignment,
-        state: SequencerState,
-    ) -> Self {
-        StateRow {
+/// The rows of `generator`: none until it has been used.
+pub fn rows<G: SlotGenerator>(
+    format: &'static str,
+    generator: &'static Generator<G>,
+) -> Vec<StateRow> {
+    let Some((mode, (slot, nslots), generator)) = generator.snapshot() else {
+        return Vec::new();
+    };
+    generator
+        .sequencers()
+        .into_iter()
+        // A shared generator exists from server start: show it once used.
+        .filter(|s| mode == Mode::Backend || s.state.issued > 0)
+        .map(|sequencer| StateRow {
             format,
-            kind,
-            assignment,
-            state,
-        }
-    }
+            mode,
+            slot,
+            nslots,
+            sequencer,
+        })
+        .collect()
 }
 
 // pgrx reads the column names from the tuple in the signature itself, so
@@ -93,27 +61,27 @@ fn pg_flake_generator_state() -> TableIterator<
         name!(issued, i64),
     ),
 > {
-    let (slot, nslots) = backend::slot();
     let rows: Vec<_> = crate::sno::generator_states()
         .into_iter()
         .chain(crate::siq::generator_states())
         .chain(crate::kuid::generator_states())
         .chain(crate::snowflake::generator_states())
         .map(|r| {
+            let (assignment, state) = (r.sequencer.assignment, r.sequencer.state);
             (
                 r.format.to_string(),
-                r.kind,
-                "backend".to_string(),
-                slot as i32,
-                nslots as i32,
-                r.assignment.process as i32,
-                r.state.range.first as i32,
-                r.state.range.last as i32,
-                r.state.unit as i64,
-                r.state.last_sequence.map(|s| s as i32),
-                r.state.tick_tock,
-                r.state.safe_unit as i64,
-                r.state.issued as i64,
+                r.sequencer.kind.map(str::to_string),
+                r.mode.name().to_string(),
+                r.slot as i32,
+                r.nslots as i32,
+                assignment.process as i32,
+                state.range.first as i32,
+                state.range.last as i32,
+                state.unit as i64,
+                state.last_sequence.map(|s| s as i32),
+                state.tick_tock,
+                state.safe_unit as i64,
+                state.issued as i64,
             )
         })
         .collect();

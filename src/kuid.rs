@@ -1,5 +1,5 @@
 //! SQL surface of the k-ordered uid (`spec/kuid.md`): kuid64 on `bigint`,
-//! the type `kuid96`, node fingerprints and both per-backend generators.
+//! the type `kuid96`, node fingerprints and both generators.
 //!
 //! Every kuid96 function with an `interval` argument also exists without it,
 //! reading `pg_flake.kuid_interval` instead (and `kuid96_globalize` without
@@ -14,7 +14,6 @@ use crate::settings;
 use flake_core::error::field_in_range;
 use flake_core::kuid::{self as kuid_core, Kuid64Generator, Kuid96Generator};
 use pgrx::prelude::*;
-use std::cell::RefCell;
 
 flake_type!(Kuid96, kuid_core::Kuid96, kuid96);
 
@@ -26,10 +25,8 @@ pgrx::extension_sql!(
     creates = [Type(Kuid96)]
 );
 
-thread_local! {
-    static KUID64: RefCell<Option<Kuid64Generator>> = const { RefCell::new(None) };
-    static KUID96: RefCell<Option<Kuid96Generator>> = const { RefCell::new(None) };
-}
+crate::generator!(pub KUID64: Kuid64Generator, c"pg_flake kuid64 generator");
+crate::generator!(pub KUID96: Kuid96Generator, c"pg_flake kuid96 generator");
 
 fn kuid64_micros(time: TimestampWithTimeZone) -> i64 {
     backend::unix_micros(time, "kuid64", kuid_core::KUID64_TIME_RANGE)
@@ -53,12 +50,7 @@ fn node_arg(node: i64) -> u32 {
 
 #[pg_extern(volatile, parallel_safe)]
 fn kuid64_generate() -> i64 {
-    backend::with_generator(
-        &KUID64,
-        kuid_core::SLOT_RULE,
-        Kuid64Generator::new,
-        |generator, clock| generator.generate(clock),
-    )
+    KUID64.generate(|generator, clock| generator.try_generate(clock))
 }
 
 #[pg_extern(immutable, parallel_safe, strict)]
@@ -123,12 +115,7 @@ fn kuid_node_fingerprint(name: &str) -> i64 {
 fn kuid96_generate() -> Kuid96 {
     let node = settings::kuid_node();
     let interval = settings::kuid_interval();
-    Kuid96(backend::with_generator(
-        &KUID96,
-        kuid_core::SLOT_RULE,
-        Kuid96Generator::new,
-        |generator, clock| generator.generate(clock, node, interval),
-    ))
+    Kuid96(KUID96.generate(|generator, clock| generator.try_generate(clock, node, interval)))
 }
 
 #[pg_extern(immutable, parallel_safe, strict)]
@@ -248,7 +235,7 @@ fn kuid96_localize_at_setting(id: Kuid96) -> i64 {
     id.0.localize(settings::kuid_interval()).or_raise()
 }
 
-/// This backend's kuid64 and kuid96 generators, for `pg_flake_generator_state()`.
+/// The kuid64 and kuid96 generators, for `pg_flake_generator_state()`.
 pub fn generator_states() -> Vec<StateRow> {
     let mut rows = generator_state::rows("kuid64", &KUID64);
     rows.extend(generator_state::rows("kuid96", &KUID96));

@@ -27,6 +27,25 @@ mod snowflake;
 pub extern "C-unwind" fn _PG_init() {
     settings::define();
     public_id::install_log_filter();
+    if settings::preloaded() {
+        request_shared_generators();
+    }
+}
+
+/// Shared mode (`sql-api.md` §5): preloaded, pg_flake keeps one generator per
+/// format (SIQ: one sequencer per kind inside it) in shared memory, each
+/// started when the server's shared memory is set up.
+fn request_shared_generators() {
+    use backend::Shared;
+    use kuid::{KUID64, KUID96};
+    use siq::GENERATOR as SIQ;
+    use sno::GENERATOR as SNO;
+    use snowflake::GENERATOR as SNOWFLAKE;
+    pgrx::pg_shmem_init!(SNO = Shared::starting_now());
+    pgrx::pg_shmem_init!(SIQ = Shared::starting_now());
+    pgrx::pg_shmem_init!(SNOWFLAKE = Shared::starting_now());
+    pgrx::pg_shmem_init!(KUID64 = Shared::starting_now());
+    pgrx::pg_shmem_init!(KUID96 = Shared::starting_now());
 }
 
 #[cfg(any(test, feature = "pg_test"))]
@@ -49,6 +68,17 @@ mod tests {
         )
         .unwrap();
         assert_eq!(ok, Some(true));
+    }
+
+    // This test server does not preload pg_flake: per-backend generators.
+    #[pg_test]
+    fn generators_run_per_backend_without_preloading() {
+        Spi::run("SELECT sno_generate(), siq_generate('user'), kuid64_generate()").unwrap();
+        let modes = Spi::get_one::<String>(
+            "SELECT string_agg(DISTINCT mode, ',') FROM pg_flake_generator_state()",
+        )
+        .unwrap();
+        assert_eq!(modes.as_deref(), Some("backend"));
     }
 
     #[pg_test]

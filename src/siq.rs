@@ -1,15 +1,14 @@
 //! SQL surface of `siq` (`spec/siq.md`): the type, its text forms, decoding,
-//! construction and the per-backend, per-kind generator.
+//! construction and the per-kind generator.
 
-use crate::backend::{self, BackendClock};
+use crate::backend;
 use crate::errors::OrRaise;
 use crate::fixed_type::{flake_type, out_record, FromBinary, OutRecord};
-use crate::generator_state::StateRow;
+use crate::generator_state::{self, StateRow};
 use crate::numeric::{integer_of, numeric_of};
 use crate::settings;
 use flake_core::siq::{self as siq_core, Kind, SiqGenerator};
 use pgrx::prelude::*;
-use std::cell::RefCell;
 
 flake_type!(Siq, siq_core::Siq, siq);
 
@@ -26,9 +25,7 @@ pgrx::extension_sql!(
     creates = [Type(Siq)]
 );
 
-thread_local! {
-    static GENERATOR: RefCell<Option<SiqGenerator>> = const { RefCell::new(None) };
-}
+crate::generator!(pub GENERATOR: SiqGenerator, c"pg_flake siq generator");
 
 fn kind_named(name: &str) -> Kind {
     Kind::from_name(name).or_raise()
@@ -43,15 +40,7 @@ fn ticks_at(time: TimestampWithTimeZone) -> i64 {
 fn siq_generate(kind: &str) -> Siq {
     let kind = kind_named(kind);
     let domain = settings::siq_domain_bits();
-    GENERATOR.with_borrow_mut(|generator| {
-        let generator = generator.get_or_insert_with(|| {
-            let (slot, nslots) = backend::slot();
-            SiqGenerator::new(slot, nslots).or_raise()
-        });
-        Siq(generator
-            .generate(&mut BackendClock::new(), kind, domain)
-            .or_raise())
-    })
+    Siq(GENERATOR.generate(|generator, clock| generator.try_generate(clock, kind, domain)))
 }
 
 #[pg_extern(immutable, parallel_safe, strict)]
@@ -175,21 +164,8 @@ CREATE CAST (numeric AS siq) WITH FUNCTION siq_from_numeric(numeric);
     requires = ["flake_types", siq_to_numeric, siq_from_numeric]
 );
 
-/// This backend's SIQ generators (one per kind used).
+/// The SIQ generator's sequencers (one per kind used), for
+/// `pg_flake_generator_state()`.
 pub fn generator_states() -> Vec<StateRow> {
-    GENERATOR.with_borrow(|g| {
-        let Some(g) = g else { return Vec::new() };
-        g.states()
-            .into_iter()
-            .filter_map(|(kind, state)| {
-                let assignment = g.assignment(kind).ok()?;
-                Some(StateRow::new(
-                    "siq",
-                    Some(kind.name().to_string()),
-                    assignment,
-                    state,
-                ))
-            })
-            .collect()
-    })
+    generator_state::rows("siq", &GENERATOR)
 }

@@ -1,5 +1,5 @@
 //! SQL surface of `sno` (`spec/sno.md`): the type, decoding, construction
-//! and the per-backend generator.
+//! and the generator.
 
 use crate::backend;
 use crate::errors::OrRaise;
@@ -9,7 +9,6 @@ use crate::settings;
 use flake_core::error::field_in_range;
 use flake_core::sno::{self as sno_core, SnoGenerator};
 use pgrx::prelude::*;
-use std::cell::RefCell;
 
 flake_type!(Sno, sno_core::Sno, sno);
 
@@ -21,9 +20,7 @@ pgrx::extension_sql!(
     creates = [Type(Sno)]
 );
 
-thread_local! {
-    static GENERATOR: RefCell<Option<SnoGenerator>> = const { RefCell::new(None) };
-}
+crate::generator!(pub GENERATOR: SnoGenerator, c"pg_flake sno generator");
 
 fn field(name: &'static str, value: i32, max: i128) -> i128 {
     field_in_range("sno", name, value as i128, 0, max).or_raise()
@@ -37,12 +34,7 @@ fn unix_nanos(time: TimestampWithTimeZone) -> i128 {
 fn sno_generate(meta: default!(i32, 0)) -> Sno {
     let meta = field("meta", meta, 255) as u8;
     let node = settings::SNO_NODE.get() as u8;
-    Sno(backend::with_generator(
-        &GENERATOR,
-        sno_core::SLOT_RULE,
-        SnoGenerator::new,
-        |generator, clock| generator.generate(clock, node, meta),
-    ))
+    Sno(GENERATOR.generate(|generator, clock| generator.try_generate(clock, node, meta)))
 }
 
 #[pg_extern(immutable, parallel_safe, strict)]
@@ -119,7 +111,7 @@ fn sno_from_parts(
     .or_raise())
 }
 
-/// This backend's sno generator, for `pg_flake_generator_state()`.
+/// The sno generator, for `pg_flake_generator_state()`.
 pub fn generator_states() -> Vec<StateRow> {
     generator_state::rows("sno", &GENERATOR)
 }

@@ -1,5 +1,5 @@
 //! SQL surface of Snowflake, Discord flavour (`spec/snowflake.md`), on
-//! `bigint`: decoding, construction and the per-backend generator.
+//! `bigint`: decoding, construction and the generator.
 //!
 //! Every function with an `epoch_ms` argument also exists without it, reading
 //! `pg_flake.snowflake_epoch` instead: the form with the argument is
@@ -13,7 +13,6 @@ use crate::settings;
 use flake_core::snowflake::{self as snowflake_core, SnowflakeGenerator};
 use flake_core::Error;
 use pgrx::prelude::*;
-use std::cell::RefCell;
 
 /// Epochs from 1970-01-01 to 9999-12-31 23:59:59.999 UTC, so that every
 /// snowflake time (up to 2^41 ms after its epoch) is a `timestamptz`.
@@ -35,9 +34,7 @@ pub fn check_epoch(epoch_ms: i64) -> flake_core::Result<i64> {
     }
 }
 
-thread_local! {
-    static GENERATOR: RefCell<Option<SnowflakeGenerator>> = const { RefCell::new(None) };
-}
+crate::generator!(pub GENERATOR: SnowflakeGenerator, c"pg_flake snowflake generator");
 
 fn unix_millis(time: TimestampWithTimeZone) -> i64 {
     backend::unix_micros(time, "snowflake", snowflake_core::TIME_RANGE).div_euclid(1000)
@@ -47,12 +44,7 @@ fn unix_millis(time: TimestampWithTimeZone) -> i64 {
 fn snowflake_generate() -> i64 {
     let worker = settings::SNOWFLAKE_WORKER.get() as i64;
     let epoch = settings::snowflake_epoch();
-    backend::with_generator(
-        &GENERATOR,
-        snowflake_core::SLOT_RULE,
-        SnowflakeGenerator::new,
-        |generator, clock| generator.generate(clock, worker, epoch),
-    )
+    GENERATOR.generate(|generator, clock| generator.try_generate(clock, worker, epoch))
 }
 
 #[pg_extern(immutable, parallel_safe, strict)]
@@ -145,7 +137,7 @@ fn snowflake_from_parts_at_setting(
     snowflake_from_parts(time, worker, process, sequence, settings::snowflake_epoch())
 }
 
-/// This backend's snowflake generator, for `pg_flake_generator_state()`.
+/// The snowflake generator, for `pg_flake_generator_state()`.
 pub fn generator_states() -> Vec<StateRow> {
     generator_state::rows("snowflake", &GENERATOR)
 }

@@ -4,6 +4,7 @@
 //! tests can script regressions, stalls and exact readings, and the extension
 //! can make every wait interruptible.
 
+use crate::error::Result;
 use std::collections::VecDeque;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -13,6 +14,59 @@ pub trait Clock {
     /// Called when a generator must wait for the clock to reach a later unit:
     /// wait briefly (and, in a server, let a cancel or timeout interrupt).
     fn pause(&mut self);
+}
+
+/// Runs `attempt` until it produces a value, pausing `clock` between tries.
+///
+/// An attempt reads the clock itself and answers `Ok(None)` when it must wait
+/// for a later time unit. This is the one waiting loop of every
+/// coordination-based generator: per backend the attempt steps the backend's
+/// own generator; in shared mode it takes the lock, steps the server's
+/// generator and lets go, so that nobody waits while holding the lock.
+pub fn retry<C: Clock, T>(
+    clock: &mut C,
+    mut attempt: impl FnMut(&mut C) -> Result<Option<T>>,
+) -> Result<T> {
+    loop {
+        if let Some(value) = attempt(clock)? {
+            return Ok(value);
+        }
+        clock.pause();
+    }
+}
+
+/// A clock whose next reading was taken ahead of time; every later reading
+/// is fresh. Shared mode reads the clock before taking the lock, so that the
+/// lock is held only for a generator's step (a few nanoseconds) rather than
+/// also for the clock reading (tens of nanoseconds). Generators read again
+/// when that reading proves older than their last unit (see
+/// [`crate::sequencer::Sequencer::try_next`]), so another caller's step in
+/// between is never mistaken for a clock regression.
+#[derive(Debug)]
+pub struct ReadAhead<'a, C> {
+    reading: Option<i64>,
+    clock: &'a mut C,
+}
+
+impl<'a, C: Clock> ReadAhead<'a, C> {
+    /// Takes the next reading of `clock` now.
+    pub fn new(clock: &'a mut C) -> Self {
+        ReadAhead {
+            reading: Some(clock.now_nanos()),
+            clock,
+        }
+    }
+}
+
+impl<C: Clock> Clock for ReadAhead<'_, C> {
+    fn now_nanos(&mut self) -> i64 {
+        self.reading
+            .take()
+            .unwrap_or_else(|| self.clock.now_nanos())
+    }
+    fn pause(&mut self) {
+        self.clock.pause();
+    }
 }
 
 /// Reads the operating system's real-time clock; pauses sleep briefly.

@@ -7,7 +7,7 @@
 //! given by the neighborhood interval I (5–10), which is not stored in the
 //! value. Both have a text form over `.0-9A-Z_a-z` (ASCII order).
 
-use crate::clock::Clock;
+use crate::clock::{retry, Clock};
 use crate::codec::Alphabet;
 use crate::error::{field_in_range, Error, Result};
 use crate::sequencer::{Regression, Sequencer, SequencerState};
@@ -424,7 +424,7 @@ fn kuid96_clock_unit(unix_nanos: i64) -> Result<u64> {
 
 /// A per-process (or, in shared mode, per-server) kuid64 generator. The
 /// reference's counter wraps inside a tick; this one waits instead.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Copy)]
 pub struct Kuid64Generator {
     assignment: SlotAssignment,
     sequencer: Sequencer,
@@ -447,9 +447,19 @@ impl Kuid64Generator {
     }
 
     pub fn generate<C: Clock>(&mut self, clock: &mut C) -> Result<i64> {
-        let s = self.sequencer.next(clock, kuid64_clock_unit)?;
+        retry(clock, |clock| self.try_generate(clock))
+    }
+
+    /// One attempt without waiting: `None` when the caller must wait for a
+    /// later unit (see [`Sequencer::try_next`]).
+    pub fn try_generate<C: Clock>(&mut self, clock: &mut C) -> Result<Option<i64>> {
+        let Some(s) = self.sequencer.try_next(clock, kuid64_clock_unit)? else {
+            return Ok(None);
+        };
         // The unit came from kuid64_time, so A < 2^19 and the value is positive.
-        Ok(local_bits(ErlangTime::from_monotonic_unit(s.unit), s.sequence) as i64)
+        Ok(Some(
+            local_bits(ErlangTime::from_monotonic_unit(s.unit), s.sequence) as i64,
+        ))
     }
 
     pub fn assignment(&self) -> SlotAssignment {
@@ -462,7 +472,7 @@ impl Kuid64Generator {
 }
 
 /// A per-process (or per-server) kuid96 generator.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Copy)]
 pub struct Kuid96Generator {
     assignment: SlotAssignment,
     sequencer: Sequencer,
@@ -492,10 +502,23 @@ impl Kuid96Generator {
         node: u32,
         interval: u32,
     ) -> Result<Kuid96> {
+        retry(clock, |clock| self.try_generate(clock, node, interval))
+    }
+
+    /// One attempt without waiting: `None` when the caller must wait for a
+    /// later unit (see [`Sequencer::try_next`]).
+    pub fn try_generate<C: Clock>(
+        &mut self,
+        clock: &mut C,
+        node: u32,
+        interval: u32,
+    ) -> Result<Option<Kuid96>> {
         let interval = check_interval(interval)?;
-        let s = self.sequencer.next(clock, kuid96_clock_unit)?;
+        let Some(s) = self.sequencer.try_next(clock, kuid96_clock_unit)? else {
+            return Ok(None);
+        };
         let time = ErlangTime::from_monotonic_unit(s.unit);
-        Ok(Kuid96::from_fields(time, node, s.sequence, interval))
+        Ok(Some(Kuid96::from_fields(time, node, s.sequence, interval)))
     }
 
     pub fn assignment(&self) -> SlotAssignment {

@@ -4,7 +4,8 @@
 //! format's big-endian bytes (so byte order is sort order), strict
 //! `FromStr`/`Display` in the canonical text form, field accessors and
 //! constructors, and (for the coordination-based formats) a generator built
-//! on the shared [`slot`] rule and [`sequencer`]. Generators take a
+//! on the shared [`slot`] rule and [`sequencer`], which can also run
+//! server-wide as a [`generator::SharedGenerator`]. Generators take a
 //! [`clock::Clock`] and, where random, a [`random::RandomSource`], so the same
 //! code runs in a server, in an application and under scripted tests.
 //!
@@ -15,6 +16,7 @@
 pub mod clock;
 pub mod codec;
 pub mod error;
+pub mod generator;
 pub mod random;
 pub mod sequencer;
 pub mod slot;

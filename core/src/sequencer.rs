@@ -6,7 +6,7 @@
 //! what a previous owner of the slot produced in that unit. A used-up unit is
 //! never reopened: the generator waits for the clock instead of wrapping.
 
-use crate::clock::Clock;
+use crate::clock::{retry, Clock};
 use crate::error::Result;
 use crate::slot::SequenceRange;
 
@@ -31,7 +31,9 @@ pub struct Sequenced {
     pub tick_tock: bool,
 }
 
-#[derive(Debug, Clone)]
+/// Plain data (`Copy`, no pointers), so that in shared mode it can live in
+/// shared memory.
+#[derive(Debug, Clone, Copy)]
 pub struct Sequencer {
     policy: Regression,
     range: SequenceRange,
@@ -89,40 +91,55 @@ impl Sequencer {
 
     /// The next (unit, sequence) pair. `to_unit` turns a clock reading into the
     /// format's time unit, failing when the time is outside the format's range.
+    /// Waits (pausing `clock`) while the unit is used up.
     pub fn next<C: Clock>(
         &mut self,
         clock: &mut C,
         to_unit: impl Fn(i64) -> Result<u64>,
     ) -> Result<Sequenced> {
-        loop {
-            let now = to_unit(clock.now_nanos())?;
-            if now > self.unit {
+        retry(clock, |clock| self.try_next(clock, &to_unit))
+    }
+
+    /// One attempt, without waiting: the next pair, or `None` when nothing may
+    /// be handed out until the clock moves on (the unit's range is used up,
+    /// or for `TickTock` the clock is back inside the window already used).
+    /// `None` and errors change nothing.
+    ///
+    /// A reading behind the unit in use is taken again before it counts as a
+    /// clock regression: in shared mode the first reading may come from
+    /// before the lock (see [`crate::clock::ReadAhead`]), made stale by
+    /// another caller's step in the meantime. The second reading is fresh.
+    pub fn try_next<C: Clock>(
+        &mut self,
+        clock: &mut C,
+        to_unit: impl Fn(i64) -> Result<u64>,
+    ) -> Result<Option<Sequenced>> {
+        let mut now = to_unit(clock.now_nanos())?;
+        if now < self.unit {
+            now = to_unit(clock.now_nanos())?;
+        }
+        Ok(self.step(now))
+    }
+
+    /// The step at the clock's unit `now`.
+    fn step(&mut self, now: u64) -> Option<Sequenced> {
+        if now > self.unit {
+            self.unit = now;
+            self.next = self.range.first as u64;
+            return Some(self.take());
+        }
+        let exhausted = self.next > self.range.last as u64;
+        match self.policy {
+            Regression::HoldLastUnit => (!exhausted).then(|| self.take()),
+            Regression::TickTock if now == self.unit => (!exhausted).then(|| self.take()),
+            Regression::TickTock if now > self.safe => {
+                self.safe = self.unit;
                 self.unit = now;
                 self.next = self.range.first as u64;
-                return Ok(self.take());
+                self.drift = self.drift.wrapping_add(1);
+                Some(self.take())
             }
-            let exhausted = self.next > self.range.last as u64;
-            match self.policy {
-                Regression::HoldLastUnit => {
-                    if !exhausted {
-                        return Ok(self.take());
-                    }
-                }
-                Regression::TickTock => {
-                    if now == self.unit {
-                        if !exhausted {
-                            return Ok(self.take());
-                        }
-                    } else if now > self.safe {
-                        self.safe = self.unit;
-                        self.unit = now;
-                        self.next = self.range.first as u64;
-                        self.drift = self.drift.wrapping_add(1);
-                        return Ok(self.take());
-                    }
-                }
-            }
-            clock.pause();
+            Regression::TickTock => None,
         }
     }
 

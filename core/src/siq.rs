@@ -3,7 +3,7 @@
 //! kind-specific serial and the kind's suffix.
 //! Text form: the reference's DID body, 29 base32 characters carrying a CRC-32.
 
-use crate::clock::Clock;
+use crate::clock::{retry, Clock};
 use crate::codec::Alphabet;
 use crate::error::{field_in_range, Error, Result};
 use crate::sequencer::{Regression, Sequencer, SequencerState};
@@ -547,7 +547,7 @@ fn clock_ticks(unix_nanos: i64) -> Result<u64> {
 
 /// A per-process (or, in shared mode, per-server) SIQ generator: one
 /// sequencer per kind, each created on the kind's first use.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Copy)]
 pub struct SiqGenerator {
     slot: u32,
     nslots: u32,
@@ -584,23 +584,36 @@ impl SiqGenerator {
         kind: Kind,
         domain_hash: u32,
     ) -> Result<Siq> {
+        retry(clock, |clock| self.try_generate(clock, kind, domain_hash))
+    }
+
+    /// One attempt without waiting: `None` when the caller must wait for a
+    /// later tick (see [`Sequencer::try_next`]). The kind's first attempt
+    /// starts its sequencer at the tick it reads first, which it will not use.
+    pub fn try_generate<C: Clock>(
+        &mut self,
+        clock: &mut C,
+        kind: Kind,
+        domain_hash: u32,
+    ) -> Result<Option<Siq>> {
         let assignment = self.assignment(kind)?;
         let sequencer = match &mut self.sequencers[kind.index()] {
-            Some(s) => s,
-            empty @ None => empty.insert(Sequencer::starting_now(
+            Some(sequencer) => sequencer,
+            empty => empty.insert(Sequencer::starting_now(
                 Regression::HoldLastUnit,
                 assignment.range,
                 clock,
                 clock_ticks,
             )?),
         };
-        let s = sequencer.next(clock, clock_ticks)?;
-        Ok(Siq::assemble(
-            s.unit,
-            assignment.process as u8,
-            domain_hash,
-            kind.low16(s.sequence as u16),
-        ))
+        Ok(sequencer.try_next(clock, clock_ticks)?.map(|s| {
+            Siq::assemble(
+                s.unit,
+                assignment.process as u8,
+                domain_hash,
+                kind.low16(s.sequence as u16),
+            )
+        }))
     }
 
     /// The state of `kind`'s sequencer, if that kind has been used.

@@ -2,7 +2,7 @@
 //! tick-tock bit, a metabyte, a 16-bit partition and a 16-bit sequence.
 //! Text form "sno32": 16 characters over `23456789abcdefghijklmnopqrstuvwx`.
 
-use crate::clock::Clock;
+use crate::clock::{retry, Clock};
 use crate::codec::Alphabet;
 use crate::error::{Error, Result};
 use crate::sequencer::{Regression, Sequencer, SequencerState};
@@ -139,7 +139,7 @@ impl FromStr for Sno {
 }
 
 /// A per-process (or, in shared mode, per-server) sno generator.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Copy)]
 pub struct SnoGenerator {
     assignment: SlotAssignment,
     sequencer: Sequencer,
@@ -163,9 +163,22 @@ impl SnoGenerator {
 
     /// The next sno. `node` is the partition's high byte (`pg_flake.sno_node`).
     pub fn generate<C: Clock>(&mut self, clock: &mut C, node: u8, meta: u8) -> Result<Sno> {
-        let s = self.sequencer.next(clock, clock_units)?;
+        retry(clock, |clock| self.try_generate(clock, node, meta))
+    }
+
+    /// One attempt without waiting: `None` when the caller must wait for a
+    /// later unit (see [`Sequencer::try_next`]).
+    pub fn try_generate<C: Clock>(
+        &mut self,
+        clock: &mut C,
+        node: u8,
+        meta: u8,
+    ) -> Result<Option<Sno>> {
+        let Some(s) = self.sequencer.try_next(clock, clock_units)? else {
+            return Ok(None);
+        };
         let partition = (node as u16) << 8 | self.assignment.process as u16;
-        Sno::from_parts(s.unit, s.tick_tock, meta, partition, s.sequence as u16)
+        Sno::from_parts(s.unit, s.tick_tock, meta, partition, s.sequence as u16).map(Some)
     }
 
     pub fn assignment(&self) -> SlotAssignment {

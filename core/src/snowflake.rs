@@ -2,7 +2,7 @@
 //! `ms << 22 | worker << 17 | process << 12 | sequence`, with `ms` the
 //! milliseconds since a configurable epoch (Discord's by default).
 
-use crate::clock::Clock;
+use crate::clock::{retry, Clock};
 use crate::error::{field_in_range, Error, Result};
 use crate::sequencer::{Regression, Sequencer, SequencerState};
 use crate::slot::{SlotAssignment, SlotRule};
@@ -117,7 +117,7 @@ fn clock_unit(unix_nanos: i64) -> Result<u64> {
 
 /// A per-process (or, in shared mode, per-server) snowflake generator. The
 /// reference repeats IDs within a millisecond; this one waits instead.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Copy)]
 pub struct SnowflakeGenerator {
     assignment: SlotAssignment,
     sequencer: Sequencer,
@@ -142,14 +142,28 @@ impl SnowflakeGenerator {
     /// The next snowflake. `worker` is `pg_flake.snowflake_worker`, the
     /// process field is the slot's.
     pub fn generate<C: Clock>(&mut self, clock: &mut C, worker: i64, epoch_ms: i64) -> Result<i64> {
+        retry(clock, |clock| self.try_generate(clock, worker, epoch_ms))
+    }
+
+    /// One attempt without waiting: `None` when the caller must wait for a
+    /// later unit (see [`Sequencer::try_next`]).
+    pub fn try_generate<C: Clock>(
+        &mut self,
+        clock: &mut C,
+        worker: i64,
+        epoch_ms: i64,
+    ) -> Result<Option<i64>> {
         field_in_range(TYPE_NAME, "worker", worker as i128, 0, MAX_WORKER as i128)?;
         // Checking the epoch's range on every reading fails before a
         // sequence value is spent.
-        let s = self.sequencer.next(clock, |unix_nanos| {
+        let to_unit = |unix_nanos| {
             let unit = clock_unit(unix_nanos)?;
             millis_since_epoch(unit as i64, epoch_ms)?;
             Ok(unit)
-        })?;
+        };
+        let Some(s) = self.sequencer.try_next(clock, to_unit)? else {
+            return Ok(None);
+        };
         from_parts(
             s.unit as i64,
             worker,
@@ -157,6 +171,7 @@ impl SnowflakeGenerator {
             s.sequence as i64,
             epoch_ms,
         )
+        .map(Some)
     }
 
     pub fn assignment(&self) -> SlotAssignment {

@@ -68,28 +68,80 @@ pub fn as_i64(v: &Value) -> i64 {
 pub enum Order {
     /// They strictly increase.
     Increasing,
+    /// They strictly increase among the IDs with the same value of the SQL
+    /// expression of `id` named here (e.g. the SIQ kind).
+    IncreasingPer(&'static str),
     /// The SQL function named here (e.g. a timestamp) never decreases: for
     /// formats ordered by time unit only, random within it.
     NonDecreasing(&'static str),
 }
 
+/// How the IDs of a coordination-based format show the counter that made
+/// them: SQL expressions of `id`.
+#[derive(Debug, Clone, Copy)]
+pub struct Counter {
+    /// The time unit (SIQ: with the kind, each kind having its own counter).
+    pub unit: &'static str,
+    /// The sequence value within the unit.
+    pub sequence: &'static str,
+    /// The process field, for formats that have one.
+    pub process: Option<&'static str>,
+}
+
+/// The mode pg_flake runs in on the test server (`sql-api.md` §4–§5):
+/// `PG_FLAKE_TEST_MODE` (`shared` or `backend`, set by `scripts/test-sql.sh`),
+/// else whether the server preloads pg_flake. The concurrency tests also
+/// check that `pg_flake_generator_state()` reports this mode.
+pub fn mode() -> &'static str {
+    match std::env::var("PG_FLAKE_TEST_MODE").as_deref() {
+        Ok("shared") => "shared",
+        Ok("backend") => "backend",
+        Ok(other) => panic!("PG_FLAKE_TEST_MODE is {other:?}, not shared or backend"),
+        Err(_) => {
+            let preloaded: bool = connect()
+                .query_one(
+                    "SELECT current_setting('shared_preload_libraries') ~ '\\mpg_flake\\M'",
+                    &[],
+                )
+                .unwrap()
+                .get(0);
+            if preloaded {
+                "shared"
+            } else {
+                "backend"
+            }
+        }
+    }
+}
+
+fn table_for(expr: &str) -> String {
+    let name: String = expr
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect();
+    format!("concurrency_{name}")
+}
+
 /// `connections` concurrent connections each insert `rows` rows whose key is
 /// the column default `default_expr` (of SQL type `sql_type`) into one table
 /// with a primary key. Asserts: no error (so no duplicate key), every row
-/// distinct, and within each connection the keys follow `order`.
+/// distinct, every generator reporting the expected [`mode`], and within each
+/// connection the keys follow `order`. For a coordination-based format
+/// (`counter` given), in shared mode: every ID has process field 0 and within
+/// each time unit the sequence values are exactly 0, 1, 2, … (one counter for
+/// the whole server); in backend mode: each connection has its own process
+/// field value.
 pub fn assert_concurrent_generation(
     sql_type: &str,
     default_expr: &str,
     connections: i32,
     rows: i32,
     order: Order,
+    counter: Option<Counter>,
 ) {
     const BATCH: i32 = 5_000;
-    let name: String = default_expr
-        .chars()
-        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-        .collect();
-    let table = format!("concurrency_{name}");
+    let mode = mode();
+    let table = table_for(default_expr);
     let mut db = connect();
     db.batch_execute(&format!(
         "DROP TABLE IF EXISTS {table};
@@ -110,6 +162,17 @@ pub fn assert_concurrent_generation(
                     db.execute(&insert, &[&conn, &start, &end])
                         .unwrap_or_else(|e| panic!("connection {conn}: {e}"));
                 }
+                let other_modes: i64 = db
+                    .query_one(
+                        "SELECT count(*) FROM pg_flake_generator_state() WHERE mode <> $1",
+                        &[&mode],
+                    )
+                    .unwrap()
+                    .get(0);
+                assert_eq!(
+                    other_modes, 0,
+                    "connection {conn}: generators in {mode} mode"
+                );
             })
         })
         .collect();
@@ -126,14 +189,30 @@ pub fn assert_concurrent_generation(
     let total = connections as i64 * rows as i64;
     assert_eq!(row.get::<_, i64>(0), total);
     assert_eq!(row.get::<_, i64>(1), total);
-    let (key, out_of_order, described) = match order {
-        Order::Increasing => ("id".to_string(), "<=", "strictly increasing".to_string()),
-        Order::NonDecreasing(f) => (format!("{f}(id)"), "<", format!("{f} non-decreasing")),
+    let (key, partition, out_of_order, described) = match order {
+        Order::Increasing => (
+            "id".to_string(),
+            "conn".to_string(),
+            "<=",
+            "strictly increasing".to_string(),
+        ),
+        Order::IncreasingPer(per) => (
+            "id".to_string(),
+            format!("conn, {per}"),
+            "<=",
+            format!("strictly increasing per {per}"),
+        ),
+        Order::NonDecreasing(f) => (
+            format!("{f}(id)"),
+            "conn".to_string(),
+            "<",
+            format!("{f} non-decreasing"),
+        ),
     };
     let disordered: i64 = db
         .query_one(
             &format!(
-                "SELECT count(*) FROM (SELECT {key} AS k, lag({key}) OVER (PARTITION BY conn ORDER BY n) AS prev
+                "SELECT count(*) FROM (SELECT {key} AS k, lag({key}) OVER (PARTITION BY {partition} ORDER BY n) AS prev
                                        FROM {table}) s WHERE k {out_of_order} prev"
             ),
             &[],
@@ -141,10 +220,127 @@ pub fn assert_concurrent_generation(
         .unwrap()
         .get(0);
     assert_eq!(disordered, 0, "IDs of one connection: {described}");
+    let counted = match (counter, mode) {
+        (Some(counter), "shared") => assert_one_counter(&mut db, &table, counter),
+        (Some(counter), _) => assert_one_process_per_connection(&mut db, &table, counter),
+        (None, _) => String::new(),
+    };
     println!(
-        "{default_expr} concurrency: {connections} connections x {rows} rows = {total} distinct IDs, \
-         0 errors, per-connection {described} ({:.1} s)",
+        "{default_expr} concurrency ({mode} mode): {connections} connections x {rows} rows = {total} distinct IDs, \
+         0 errors, per-connection {described}{counted} ({:.1} s)",
         elapsed.as_secs_f64()
+    );
+    db.batch_execute(&format!("DROP TABLE {table}")).unwrap();
+}
+
+/// Shared mode: process field 0 everywhere, and within each unit the
+/// sequence values used are exactly 0, 1, 2, …: one counter for the server.
+fn assert_one_counter(db: &mut Client, table: &str, counter: Counter) -> String {
+    let Counter {
+        unit,
+        sequence,
+        process,
+    } = counter;
+    if let Some(process) = process {
+        let nonzero: i64 = db
+            .query_one(
+                &format!("SELECT count(*) FROM {table} WHERE {process} <> 0"),
+                &[],
+            )
+            .unwrap()
+            .get(0);
+        assert_eq!(nonzero, 0, "shared mode: process field 0");
+    }
+    let row = db
+        .query_one(
+            &format!(
+                "SELECT count(*), count(*) FILTER (WHERE lo <> 0 OR hi <> n - 1 OR d <> n), max(n)
+                 FROM (SELECT {unit} AS u, count(*) AS n, min({sequence}) AS lo, max({sequence}) AS hi,
+                              count(DISTINCT {sequence}) AS d
+                       FROM {table} GROUP BY 1) s"
+            ),
+            &[],
+        )
+        .unwrap();
+    let (units, broken, busiest): (i64, i64, i64) = (row.get(0), row.get(1), row.get(2));
+    assert_eq!(
+        broken, 0,
+        "shared mode: in each unit the sequence values are contiguous from 0"
+    );
+    format!(
+        ", one server-wide counter ({units} units, each contiguous from 0, up to {busiest} IDs in one)"
+    )
+}
+
+/// Backend mode: each connection puts its own slot in the process field.
+fn assert_one_process_per_connection(db: &mut Client, table: &str, counter: Counter) -> String {
+    let Some(process) = counter.process else {
+        return String::new();
+    };
+    let row = db
+        .query_one(
+            &format!(
+                "SELECT count(DISTINCT conn), count(DISTINCT {process}),
+                        count(DISTINCT (conn, {process}))
+                 FROM {table}"
+            ),
+            &[],
+        )
+        .unwrap();
+    let (conns, processes, pairs): (i64, i64, i64) = (row.get(0), row.get(1), row.get(2));
+    assert_eq!(
+        (processes, pairs),
+        (conns, conns),
+        "backend mode: one process field value per connection"
+    );
+    ", one process field value per connection".to_string()
+}
+
+/// Shared mode: `connections` connections take turns, each generating one
+/// ID with `expr` after the previous one returned, `rounds` times. The IDs,
+/// in that order, must strictly increase: one generator for the server.
+pub fn assert_increasing_across_connections(
+    sql_type: &str,
+    expr: &str,
+    connections: usize,
+    rounds: usize,
+) {
+    assert_eq!(
+        mode(),
+        "shared",
+        "only shared mode orders IDs across backends"
+    );
+    let table = format!("{}_turns", table_for(expr));
+    let mut db = connect();
+    db.batch_execute(&format!(
+        "DROP TABLE IF EXISTS {table};
+         CREATE TABLE {table} (id {sql_type} PRIMARY KEY, n int)"
+    ))
+    .unwrap();
+    let mut clients: Vec<Client> = (0..connections).map(|_| connect()).collect();
+    let insert = format!("INSERT INTO {table} (id, n) VALUES ({expr}, $1)");
+    for n in 0..(connections * rounds) as i32 {
+        clients[n as usize % connections]
+            .execute(&insert, &[&n])
+            .unwrap();
+    }
+    let disordered: i64 = db
+        .query_one(
+            &format!(
+                "SELECT count(*) FROM (SELECT id, lag(id) OVER (ORDER BY n) AS prev FROM {table}) s
+                 WHERE id <= prev"
+            ),
+            &[],
+        )
+        .unwrap()
+        .get(0);
+    assert_eq!(
+        disordered, 0,
+        "{expr}: strictly increasing across connections"
+    );
+    println!(
+        "{expr}: {connections} connections taking turns, {} IDs strictly increasing across them",
+        connections * rounds
     );
     db.batch_execute(&format!("DROP TABLE {table}")).unwrap();
 }

@@ -337,5 +337,6 @@ fn concurrent_distributed_id_generation() {
         8,
         100_000,
         Order::Increasing,
+        None,
     );
 }

@@ -93,5 +93,6 @@ fn concurrent_flaxid_generation() {
         8,
         100_000,
         Order::NonDecreasing("flaxid_timestamp"),
+        None,
     );
 }

@@ -251,10 +251,40 @@ fn generated_kuid96_carry_the_node_setting() {
 
 #[test]
 fn concurrent_kuid64_generation() {
-    assert_concurrent_generation("bigint", "kuid64_generate()", 8, 100_000, Order::Increasing);
+    assert_concurrent_generation(
+        "bigint",
+        "kuid64_generate()",
+        8,
+        100_000,
+        Order::Increasing,
+        Some(Counter {
+            unit: "id >> 14",
+            sequence: "id & 16383",
+            process: None,
+        }),
+    );
 }
 
 #[test]
 fn concurrent_kuid96_generation() {
-    assert_concurrent_generation("kuid96", "kuid96_generate()", 8, 100_000, Order::Increasing);
+    assert_concurrent_generation(
+        "kuid96",
+        "kuid96_generate()",
+        8,
+        100_000,
+        Order::Increasing,
+        Some(Counter {
+            unit: "kuid96_timestamp(id)",
+            sequence: "(kuid96_parts(id)).seq",
+            process: None,
+        }),
+    );
+}
+
+#[test]
+fn shared_mode_orders_ids_across_backends() {
+    if mode() == "shared" {
+        assert_increasing_across_connections("bigint", "kuid64_generate()", 8, 250);
+        assert_increasing_across_connections("kuid96", "kuid96_generate()", 8, 250);
+    }
 }

@@ -176,5 +176,33 @@ fn concurrent_siq_generation() {
         8,
         100_000,
         Order::Increasing,
+        Some(SIQ_COUNTER),
     );
+}
+
+/// Each kind has its own counter: the unit is the kind's tick.
+const SIQ_COUNTER: Counter = Counter {
+    unit: "siq_kind(id) || ' ' || (siq_parts(id)).ticks",
+    sequence: "siq_serial(id)",
+    process: Some("siq_shard(id)"),
+};
+
+#[test]
+fn concurrent_siq_generation_of_mixed_kinds() {
+    // Kinds with 11-, 12- and 13-bit serials, in random order.
+    assert_concurrent_generation(
+        "siq",
+        "siq_generate((ARRAY['user', 'thread', 'message', 'content'])[1 + floor(random() * 4)::int])",
+        8,
+        50_000,
+        Order::IncreasingPer("siq_kind(id)"),
+        Some(SIQ_COUNTER),
+    );
+}
+
+#[test]
+fn shared_mode_orders_ids_across_backends() {
+    if mode() == "shared" {
+        assert_increasing_across_connections("siq", "siq_generate('user')", 8, 250);
+    }
 }

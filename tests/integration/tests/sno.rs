@@ -154,7 +154,27 @@ impl ToSql for RawSno {
     to_sql_checked!();
 }
 
+const SNO_COUNTER: Counter = Counter {
+    unit: "sno_timestamp(id)::text || sno_tick_tock(id)::text",
+    sequence: "sno_sequence(id)",
+    process: Some("sno_partition(id) % 256"),
+};
+
 #[test]
 fn concurrent_backends_never_collide_and_each_one_increases() {
-    assert_concurrent_generation("sno", "sno_generate()", 8, 100_000, Order::Increasing);
+    assert_concurrent_generation(
+        "sno",
+        "sno_generate()",
+        8,
+        100_000,
+        Order::Increasing,
+        Some(SNO_COUNTER),
+    );
+}
+
+#[test]
+fn shared_mode_orders_ids_across_backends() {
+    if mode() == "shared" {
+        assert_increasing_across_connections("sno", "sno_generate()", 8, 250);
+    }
 }

@@ -99,5 +99,17 @@ fn concurrent_snowflake_generation() {
         8,
         100_000,
         Order::Increasing,
+        Some(Counter {
+            unit: "id >> 22",
+            sequence: "id & 4095",
+            process: Some("(id >> 12) & 31"),
+        }),
     );
+}
+
+#[test]
+fn shared_mode_orders_ids_across_backends() {
+    if mode() == "shared" {
+        assert_increasing_across_connections("bigint", "snowflake_generate()", 8, 250);
+    }
 }
