@@ -9,7 +9,7 @@ RUN_PORT  ?= 54329
 PSQL_RUN  := psql -X -h 127.0.0.1 -p $(RUN_PORT) -U postgres
 export PG_CONFIG PG_BIN
 
-.PHONY: all prereqs install run stop test lint test-core test-pgrx test-sql clean
+.PHONY: all prereqs install run stop test lint test-core test-pgrx test-sql bench clean
 
 all: install
 
@@ -53,6 +53,11 @@ test-pgrx:
 
 test-sql: install
 	scripts/test-sql.sh
+
+## bench: the benchmark suite (about 20 minutes): its own server on 127.0.0.1:54340,
+## results into docs/BENCHMARKS.md and docs/bench-insert.png. Not part of `make test`.
+bench: install
+	scripts/bench.sh
 
 clean: stop
 	cargo clean

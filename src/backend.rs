@@ -219,9 +219,18 @@ thread_local! {
     static RANDOM: RefCell<Option<OsRandom>> = const { RefCell::new(None) };
 }
 
+/// This backend's process id as PostgreSQL keeps it (set in every new
+/// backend), read without a system call.
+fn backend_pid() -> u32 {
+    // SAFETY: a plain global of the backend, set before any SQL runs.
+    unsafe { pg_sys::MyProcPid as u32 }
+}
+
 /// Runs `f` with this backend's CSPRNG.
 pub fn with_random<T>(f: impl FnOnce(&mut OsRandom) -> T) -> T {
-    RANDOM.with_borrow_mut(|random| f(random.get_or_insert_with(OsRandom::new)))
+    RANDOM.with_borrow_mut(|random| {
+        f(random.get_or_insert_with(|| OsRandom::with_process_id(backend_pid)))
+    })
 }
 
 /// Runs `step` on the random-based generator kept in `cell` (DistributedId,

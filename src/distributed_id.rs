@@ -4,7 +4,7 @@
 
 use crate::backend;
 use crate::errors::OrRaise;
-use crate::fixed_type::{flake_type, out_record, FromBinary, OutRecord};
+use crate::fixed_type::{datum_of, flake_type, out_record, v1_function, FromBinary, OutRecord};
 use crate::numeric::{integer_of, numeric_of};
 use flake_core::distributed_id::{self as distributed_id_core, DistributedIdGenerator};
 use flake_core::FlakeId;
@@ -41,13 +41,24 @@ fn unix_micros(time: TimestampWithTimeZone) -> i64 {
     backend::unix_micros(time, "distributed_id", distributed_id_core::TIME_RANGE)
 }
 
-#[pg_extern(volatile, parallel_safe)]
-fn distributed_id_generate() -> DistributedId {
-    DistributedId(backend::with_random_generator(
-        &GENERATOR,
-        |generator, clock, random| generator.generate(clock, random),
-    ))
+v1_function! {
+    /// `distributed_id_generate() → distributed_id`
+    fn distributed_id_generate(_fcinfo) {
+        let id = backend::with_random_generator(&GENERATOR, |generator, clock, random| {
+            generator.generate(clock, random)
+        });
+        datum_of(id.bytes())
+    }
 }
+
+pgrx::extension_sql!(
+    r#"
+CREATE FUNCTION distributed_id_generate() RETURNS distributed_id
+    VOLATILE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'distributed_id_generate_wrapper';
+"#,
+    name = "distributed_id_generate",
+    requires = ["flake_types"]
+);
 
 #[pg_extern(immutable, parallel_safe, strict)]
 fn distributed_id_timestamp(id: DistributedId) -> TimestampWithTimeZone {

@@ -4,7 +4,7 @@
 
 use crate::backend;
 use crate::errors::OrRaise;
-use crate::fixed_type::{out_record, OutRecord};
+use crate::fixed_type::{datum_of, out_record, v1_function, OutRecord};
 use crate::numeric::{integer_of, numeric_of};
 use flake_core::distributed_id128::{self as core128, DistributedId128, DistributedId128Generator};
 use pgrx::datum::Uuid;
@@ -31,13 +31,23 @@ fn unix_micros(time: TimestampWithTimeZone) -> i64 {
     backend::unix_micros(time, "distributed_id128", core128::TIME_RANGE)
 }
 
-#[pg_extern(volatile, parallel_safe)]
-fn distributed_id128_generate() -> Uuid {
-    uuid(backend::with_random_generator(
-        &GENERATOR,
-        |generator, clock, random| generator.generate(clock, random),
-    ))
+v1_function! {
+    /// `distributed_id128_generate() → uuid`
+    fn distributed_id128_generate(_fcinfo) {
+        let id = backend::with_random_generator(&GENERATOR, |generator, clock, random| {
+            generator.generate(clock, random)
+        });
+        datum_of(&id.to_bytes())
+    }
 }
+
+pgrx::extension_sql!(
+    r#"
+CREATE FUNCTION distributed_id128_generate() RETURNS uuid
+    VOLATILE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'distributed_id128_generate_wrapper';
+"#,
+    name = "distributed_id128_generate"
+);
 
 #[pg_extern(immutable, parallel_safe, strict)]
 fn distributed_id128_timestamp(id: Uuid) -> TimestampWithTimeZone {

@@ -3,8 +3,9 @@
 
 use crate::backend::{self, BackendClock};
 use crate::errors::OrRaise;
-use crate::fixed_type::{flake_type, out_record, FromBinary, OutRecord};
+use crate::fixed_type::{datum_of, flake_type, out_record, v1_function, FromBinary, OutRecord};
 use flake_core::flaxid::{self as flaxid_core, FlaxIdGenerator};
+use flake_core::FlakeId;
 use pgrx::prelude::*;
 
 flake_type!(FlaxId, flaxid_core::FlaxId, flaxid);
@@ -21,12 +22,24 @@ fn unix_micros(time: TimestampWithTimeZone) -> i64 {
     backend::unix_micros(time, "flaxid", flaxid_core::TIME_RANGE)
 }
 
-#[pg_extern(volatile, parallel_safe)]
-fn flaxid_generate() -> FlaxId {
-    let id =
-        backend::with_random(|random| FlaxIdGenerator::generate(&mut BackendClock::new(), random));
-    FlaxId(id.or_raise())
+v1_function! {
+    /// `flaxid_generate() → flaxid`
+    fn flaxid_generate(_fcinfo) {
+        let id = backend::with_random(|random| {
+            FlaxIdGenerator::generate(&mut BackendClock::new(), random)
+        });
+        datum_of(id.or_raise().bytes())
+    }
 }
+
+pgrx::extension_sql!(
+    r#"
+CREATE FUNCTION flaxid_generate() RETURNS flaxid
+    VOLATILE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'flaxid_generate_wrapper';
+"#,
+    name = "flaxid_generate",
+    requires = ["flake_types"]
+);
 
 #[pg_extern(immutable, parallel_safe, strict)]
 fn flaxid_timestamp(id: FlaxId) -> TimestampWithTimeZone {

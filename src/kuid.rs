@@ -8,11 +8,12 @@
 
 use crate::backend;
 use crate::errors::OrRaise;
-use crate::fixed_type::{flake_type, out_record, FromBinary, OutRecord};
+use crate::fixed_type::{datum_of, flake_type, out_record, v1_function, FromBinary, OutRecord};
 use crate::generator_state::{self, StateRow};
 use crate::settings;
 use flake_core::error::field_in_range;
 use flake_core::kuid::{self as kuid_core, Kuid64Generator, Kuid96Generator};
+use flake_core::FlakeId;
 use pgrx::prelude::*;
 
 flake_type!(Kuid96, kuid_core::Kuid96, kuid96);
@@ -48,10 +49,20 @@ fn node_arg(node: i64) -> u32 {
 
 // --- kuid64 ---------------------------------------------------------------------
 
-#[pg_extern(volatile, parallel_safe)]
-fn kuid64_generate() -> i64 {
-    KUID64.generate(|generator, clock| generator.try_generate(clock))
+v1_function! {
+    /// `kuid64_generate() → bigint`
+    fn kuid64_generate(_fcinfo) {
+        pg_sys::Datum::from(KUID64.generate(|generator, clock| generator.try_generate(clock)))
+    }
 }
+
+pgrx::extension_sql!(
+    r#"
+CREATE FUNCTION kuid64_generate() RETURNS bigint
+    VOLATILE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'kuid64_generate_wrapper';
+"#,
+    name = "kuid64_generate"
+);
 
 #[pg_extern(immutable, parallel_safe, strict)]
 fn kuid64_encode(kuid64: i64) -> String {
@@ -111,12 +122,23 @@ fn kuid_node_fingerprint(name: &str) -> i64 {
     kuid_core::node_fingerprint(name) as i64
 }
 
-#[pg_extern(volatile, parallel_safe)]
-fn kuid96_generate() -> Kuid96 {
-    let node = settings::kuid_node();
-    let interval = settings::kuid_interval();
-    Kuid96(KUID96.generate(|generator, clock| generator.try_generate(clock, node, interval)))
+v1_function! {
+    /// `kuid96_generate() → kuid96`
+    fn kuid96_generate(_fcinfo) {
+        let node = settings::kuid_node();
+        let interval = settings::kuid_interval();
+        datum_of(KUID96.generate(|generator, clock| generator.try_generate(clock, node, interval)).bytes())
+    }
 }
+
+pgrx::extension_sql!(
+    r#"
+CREATE FUNCTION kuid96_generate() RETURNS kuid96
+    VOLATILE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'kuid96_generate_wrapper';
+"#,
+    name = "kuid96_generate",
+    requires = ["flake_types"]
+);
 
 #[pg_extern(immutable, parallel_safe, strict)]
 fn kuid96_timestamp(id: Kuid96, interval: i32) -> TimestampWithTimeZone {

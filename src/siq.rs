@@ -3,11 +3,14 @@
 
 use crate::backend;
 use crate::errors::OrRaise;
-use crate::fixed_type::{flake_type, out_record, FromBinary, OutRecord};
+use crate::fixed_type::{
+    datum_of, flake_type, out_record, text_arg, v1_function, FromBinary, OutRecord,
+};
 use crate::generator_state::{self, StateRow};
 use crate::numeric::{integer_of, numeric_of};
 use crate::settings;
 use flake_core::siq::{self as siq_core, Kind, SiqGenerator};
+use flake_core::FlakeId;
 use pgrx::prelude::*;
 
 flake_type!(Siq, siq_core::Siq, siq);
@@ -36,12 +39,73 @@ fn ticks_at(time: TimestampWithTimeZone) -> i64 {
     siq_core::ticks_at(micros).or_raise() as i64
 }
 
-#[pg_extern(volatile, parallel_safe, strict)]
-fn siq_generate(kind: &str) -> Siq {
-    let kind = kind_named(kind);
-    let domain = settings::siq_domain_bits();
-    Siq(GENERATOR.generate(|generator, clock| generator.try_generate(clock, kind, domain)))
+/// The last kind name a call site of `siq_generate` saw, in its `fn_extra`:
+/// a query passes the same name row after row, and one comparison of at
+/// most 16 bytes is cheaper than matching it against every kind.
+#[derive(Clone, Copy)]
+struct KindCache {
+    len: usize,
+    name: [u8; 16],
+    kind: Kind,
 }
+
+/// The kind named by argument 0 of a `siq_generate` call.
+///
+/// # Safety
+/// `fcinfo` must be a call of `siq_generate`.
+unsafe fn kind_arg(fcinfo: pg_sys::FunctionCallInfo) -> Kind {
+    // SAFETY: a strict function of one text argument; fn_extra belongs to
+    // this function and lives in fn_mcxt, as long as the call site.
+    unsafe {
+        let name = text_arg(fcinfo);
+        let flinfo = (*fcinfo).flinfo;
+        let cache = (*flinfo).fn_extra.cast::<KindCache>();
+        if !cache.is_null() && (*cache).name.get(..(*cache).len) == Some(name) {
+            return (*cache).kind;
+        }
+        let kind = match std::str::from_utf8(name) {
+            Ok(name) => kind_named(name),
+            Err(_) => kind_named(&String::from_utf8_lossy(name)),
+        };
+        if name.len() <= 16 {
+            let cache = if cache.is_null() {
+                let fresh =
+                    pg_sys::MemoryContextAlloc((*flinfo).fn_mcxt, std::mem::size_of::<KindCache>());
+                (*flinfo).fn_extra = fresh;
+                fresh.cast::<KindCache>()
+            } else {
+                cache
+            };
+            let mut entry = KindCache {
+                len: name.len(),
+                name: [0; 16],
+                kind,
+            };
+            entry.name[..name.len()].copy_from_slice(name);
+            cache.write(entry);
+        }
+        kind
+    }
+}
+
+v1_function! {
+    /// `siq_generate(kind text) → siq`
+    fn siq_generate(fcinfo) {
+        // SAFETY: this is siq_generate.
+        let kind = unsafe { kind_arg(fcinfo) };
+        let domain = settings::siq_domain_bits();
+        datum_of(GENERATOR.generate(|generator, clock| generator.try_generate(clock, kind, domain)).bytes())
+    }
+}
+
+pgrx::extension_sql!(
+    r#"
+CREATE FUNCTION siq_generate(kind text) RETURNS siq
+    VOLATILE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'siq_generate_wrapper';
+"#,
+    name = "siq_generate",
+    requires = ["flake_types"]
+);
 
 #[pg_extern(immutable, parallel_safe, strict)]
 fn siq_timestamp(id: Siq) -> TimestampWithTimeZone {

@@ -3,11 +3,14 @@
 
 use crate::backend;
 use crate::errors::OrRaise;
-use crate::fixed_type::{flake_type, out_record, FromBinary, OutRecord};
+use crate::fixed_type::{
+    arg, datum_of, flake_type, out_record, v1_function, FromBinary, OutRecord,
+};
 use crate::generator_state::{self, StateRow};
 use crate::settings;
 use flake_core::error::field_in_range;
 use flake_core::sno::{self as sno_core, SnoGenerator};
+use flake_core::FlakeId;
 use pgrx::prelude::*;
 
 flake_type!(Sno, sno_core::Sno, sno);
@@ -30,12 +33,25 @@ fn unix_nanos(time: TimestampWithTimeZone) -> i128 {
     backend::unix_micros(time, "sno", sno_core::TIME_RANGE) as i128 * 1000
 }
 
-#[pg_extern(volatile, parallel_safe, strict)]
-fn sno_generate(meta: default!(i32, 0)) -> Sno {
-    let meta = field("meta", meta, 255) as u8;
-    let node = settings::SNO_NODE.get() as u8;
-    Sno(GENERATOR.generate(|generator, clock| generator.try_generate(clock, node, meta)))
+v1_function! {
+    /// `sno_generate(meta int DEFAULT 0) → sno`
+    fn sno_generate(fcinfo) {
+        // SAFETY: a strict function of one int argument.
+        let meta = unsafe { arg(fcinfo, 0) }.value() as i32;
+        let meta = field("meta", meta, 255) as u8;
+        let node = settings::SNO_NODE.get() as u8;
+        datum_of(GENERATOR.generate(|generator, clock| generator.try_generate(clock, node, meta)).bytes())
+    }
 }
+
+pgrx::extension_sql!(
+    r#"
+CREATE FUNCTION sno_generate(meta int DEFAULT 0) RETURNS sno
+    VOLATILE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'sno_generate_wrapper';
+"#,
+    name = "sno_generate",
+    requires = ["flake_types"]
+);
 
 #[pg_extern(immutable, parallel_safe, strict)]
 fn sno_timestamp(id: Sno) -> TimestampWithTimeZone {

@@ -7,7 +7,7 @@
 
 use crate::backend;
 use crate::errors::OrRaise;
-use crate::fixed_type::{out_record, OutRecord};
+use crate::fixed_type::{out_record, v1_function, OutRecord};
 use crate::generator_state::{self, StateRow};
 use crate::settings;
 use flake_core::snowflake::{self as snowflake_core, SnowflakeGenerator};
@@ -40,12 +40,22 @@ fn unix_millis(time: TimestampWithTimeZone) -> i64 {
     backend::unix_micros(time, "snowflake", snowflake_core::TIME_RANGE).div_euclid(1000)
 }
 
-#[pg_extern(volatile, parallel_safe)]
-fn snowflake_generate() -> i64 {
-    let worker = settings::SNOWFLAKE_WORKER.get() as i64;
-    let epoch = settings::snowflake_epoch();
-    GENERATOR.generate(|generator, clock| generator.try_generate(clock, worker, epoch))
+v1_function! {
+    /// `snowflake_generate() → bigint`
+    fn snowflake_generate(_fcinfo) {
+        let worker = settings::SNOWFLAKE_WORKER.get() as i64;
+        let epoch = settings::snowflake_epoch();
+        pg_sys::Datum::from(GENERATOR.generate(|generator, clock| generator.try_generate(clock, worker, epoch)))
+    }
 }
+
+pgrx::extension_sql!(
+    r#"
+CREATE FUNCTION snowflake_generate() RETURNS bigint
+    VOLATILE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'snowflake_generate_wrapper';
+"#,
+    name = "snowflake_generate"
+);
 
 #[pg_extern(immutable, parallel_safe, strict)]
 fn snowflake_timestamp(snowflake: i64, epoch_ms: i64) -> TimestampWithTimeZone {

@@ -1,9 +1,10 @@
 //! Text encode and decode of every format, per value (`make bench` runs this;
-//! the target is at most 30 ns per value on the CI machine).
+//! the target is at most 30 ns per value on the benchmark machine).
 //!
-//! Encoding is measured through `Display` into a reused `String` (what the
-//! extension's output functions do) and, where the type offers it, into a
-//! stack buffer; decoding through the strict `FromStr`.
+//! Encoding is measured through `Display` into a reused `String` (what
+//! applications do) and through `FlakeId::encode_text` into a stack buffer
+//! (what the extension's output functions do); decoding through the strict
+//! `FromStr` (what its input functions do).
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use flake_core::distributed_id::DistributedId;
@@ -11,7 +12,7 @@ use flake_core::flaxid::FlaxId;
 use flake_core::kuid::{self, Kuid96};
 use flake_core::siq::Siq;
 use flake_core::sno::Sno;
-use flake_core::{alphanumeric, FlakeId};
+use flake_core::{alphanumeric, FlakeId, TextBuffer, MAX_TEXT_LEN};
 use std::fmt::Write;
 
 fn display_and_parse<T: FlakeId>(c: &mut Criterion, name: &str, text: &str) {
@@ -29,19 +30,20 @@ fn display_and_parse<T: FlakeId>(c: &mut Criterion, name: &str, text: &str) {
     });
 }
 
+fn encode_text<T: FlakeId>(c: &mut Criterion, name: &str, text: &str) {
+    let value: T = text.parse().expect("benchmark input is valid");
+    let mut out: TextBuffer = [0; MAX_TEXT_LEN];
+    c.bench_function(&format!("{name}/encode_text"), |b| {
+        b.iter(|| black_box(&value).encode_text(black_box(&mut out)))
+    });
+}
+
 fn stack_buffers(c: &mut Criterion) {
-    let sno: Sno = "brpk4q72xwf2m63l".parse().unwrap();
-    c.bench_function("sno/encode_buffer", |b| b.iter(|| black_box(&sno).encode()));
-    let siq: Siq = "mpzijbyagku7racaaaamgzymuoaaa".parse().unwrap();
-    c.bench_function("siq/encode_buffer", |b| b.iter(|| black_box(&siq).encode()));
-    let flax: FlaxId = "0RdKJcxqVBiAiQr0".parse().unwrap();
-    c.bench_function("flaxid/encode_buffer", |b| {
-        b.iter(|| black_box(&flax).encode())
-    });
-    let kuid96: Kuid96 = ".5.tXa0xODNvPN.0".parse().unwrap();
-    c.bench_function("kuid96/encode_buffer", |b| {
-        b.iter(|| black_box(&kuid96).encode())
-    });
+    encode_text::<Sno>(c, "sno", "brpk4q72xwf2m63l");
+    encode_text::<Siq>(c, "siq", "mpzijbyagku7racaaaamgzymuoaaa");
+    encode_text::<FlaxId>(c, "flaxid", "0RdKJcxqVBiAiQr0");
+    encode_text::<Kuid96>(c, "kuid96", ".5.tXa0xODNvPN.0");
+    encode_text::<DistributedId>(c, "distributed_id", "1088824355131185736905670087");
 }
 
 fn bigint_and_uuid_forms(c: &mut Criterion) {

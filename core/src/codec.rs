@@ -38,11 +38,19 @@ impl Alphabet {
     pub fn encode<const N: usize>(&self, value: u128, bits: u32) -> [u8; N] {
         let width = N as u32 * self.bits;
         let padded = value << (width - bits);
-        let mask = (1u128 << self.bits) - 1;
+        let mask = (1u64 << self.bits) - 1;
+        // Characters in chunks of at most 60 bits (12 base32 or 10 base64
+        // characters): one 128-bit shift per chunk, 64-bit work per character.
+        let per_chunk = (60 / self.bits) as usize;
         let mut out = [0u8; N];
-        for (i, c) in out.iter_mut().enumerate() {
-            let shift = width - self.bits * (i as u32 + 1);
-            *c = self.chars[((padded >> shift) & mask) as usize];
+        for (k, chunk) in out.chunks_mut(per_chunk).enumerate() {
+            let end = (k * per_chunk + chunk.len()) as u32 * self.bits;
+            let group = (padded >> (width - end)) as u64;
+            let last = chunk.len() - 1;
+            for (i, c) in chunk.iter_mut().enumerate() {
+                let shift = (last - i) as u32 * self.bits;
+                *c = self.chars[((group >> shift) & mask) as usize];
+            }
         }
         out
     }

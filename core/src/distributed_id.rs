@@ -196,6 +196,60 @@ impl DistributedId {
     }
 }
 
+/// "00" to "99", for writing two decimal digits at a time.
+const DIGIT_PAIRS: &[u8; 200] = b"\
+    0001020304050607080910111213141516171819\
+    2021222324252627282930313233343536373839\
+    4041424344454647484950515253545556575859\
+    6061626364656667686970717273747576777879\
+    8081828384858687888990919293949596979899";
+
+impl DistributedId {
+    /// The decimal text into `out` (`FlakeId::encode_text`), without 128-bit
+    /// division: the value (below 2^96) as three 32-bit limbs, divided by
+    /// 10^9 per round with 64-bit arithmetic, each remainder written two
+    /// digits at a time.
+    fn text_into(&self, out: &mut crate::TextBuffer) -> usize {
+        const BILLION: u64 = 1_000_000_000;
+        let value = self.to_u128();
+        let mut limbs = [(value >> 64) as u32, (value >> 32) as u32, value as u32];
+        // Four rounds of nine: `from_bytes` admits values up to 2^96 − 1
+        // (29 digits), above the valid range.
+        let mut digits = [b'0'; 36];
+        let mut at = digits.len();
+        loop {
+            let mut rest = 0u64;
+            for limb in limbs.iter_mut() {
+                let current = rest << 32 | u64::from(*limb);
+                *limb = (current / BILLION) as u32;
+                rest = current % BILLION;
+            }
+            let last = limbs == [0, 0, 0];
+            // The nine digits of this round (leading zeros only if not last).
+            let mut chunk = rest as u32;
+            let end = at;
+            for _ in 0..4 {
+                let pair = (chunk % 100) as usize * 2;
+                chunk /= 100;
+                at -= 2;
+                digits[at..at + 2].copy_from_slice(&DIGIT_PAIRS[pair..pair + 2]);
+            }
+            at -= 1;
+            digits[at] = b'0' + chunk as u8;
+            if last {
+                // Drop the leading zeros, keeping one digit for zero.
+                while at < end - 1 && digits[at] == b'0' {
+                    at += 1;
+                }
+                break;
+            }
+        }
+        let len = digits.len() - at;
+        out[..len].copy_from_slice(&digits[at..]);
+        len
+    }
+}
+
 impl fmt::Display for DistributedId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Display::fmt(&self.to_u128(), f)

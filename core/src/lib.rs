@@ -20,6 +20,7 @@ pub mod generator;
 pub mod random;
 pub mod sequencer;
 pub mod slot;
+pub mod sortkey;
 pub mod time;
 
 pub mod alphanumeric;
@@ -35,6 +36,13 @@ pub mod snowflake;
 
 pub use error::{Error, ErrorKind, Result};
 
+/// Room for the longest canonical text of any [`FlakeId`] type (SIQ's 29
+/// characters), so that text output needs no heap allocation.
+pub const MAX_TEXT_LEN: usize = 32;
+
+/// A stack buffer for [`FlakeId::encode_text`].
+pub type TextBuffer = [u8; MAX_TEXT_LEN];
+
 /// What every fixed-length identifier type offers, whatever its format.
 pub trait FlakeId:
     Sized + Copy + Ord + std::hash::Hash + std::fmt::Display + std::str::FromStr<Err = Error>
@@ -47,6 +55,9 @@ pub trait FlakeId:
     fn from_slice(bytes: &[u8]) -> Result<Self>;
     /// The stored big-endian bytes.
     fn bytes(&self) -> &[u8];
+    /// The canonical text (what `Display` writes, always ASCII) into `out`
+    /// without allocating or formatting; returns its length.
+    fn encode_text(&self, out: &mut TextBuffer) -> usize;
 }
 
 /// Declares the common surface of a fixed-length identifier: byte access,
@@ -83,6 +94,10 @@ macro_rules! fixed_id {
             }
             fn bytes(&self) -> &[u8] {
                 &self.0
+            }
+            #[inline]
+            fn encode_text(&self, out: &mut $crate::TextBuffer) -> usize {
+                self.text_into(out)
             }
         }
 

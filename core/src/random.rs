@@ -15,13 +15,22 @@ pub trait RandomSource {
 pub struct OsRandom {
     rng: ChaCha12Rng,
     seeded_in: u32,
+    process_id: fn() -> u32,
 }
 
 impl OsRandom {
     pub fn new() -> Self {
+        Self::with_process_id(std::process::id)
+    }
+
+    /// A generator that learns the current process id from `process_id`,
+    /// asked on every draw: a host that keeps its process id in memory
+    /// (PostgreSQL's `MyProcPid`) spares a `getpid` system call per value.
+    pub fn with_process_id(process_id: fn() -> u32) -> Self {
         OsRandom {
             rng: Self::fresh(),
-            seeded_in: std::process::id(),
+            seeded_in: process_id(),
+            process_id,
         }
     }
 
@@ -39,7 +48,7 @@ impl Default for OsRandom {
 
 impl RandomSource for OsRandom {
     fn fill_bytes(&mut self, buf: &mut [u8]) {
-        let pid = std::process::id();
+        let pid = (self.process_id)();
         if pid != self.seeded_in {
             self.rng = Self::fresh();
             self.seeded_in = pid;

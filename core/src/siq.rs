@@ -440,6 +440,14 @@ impl Siq {
         out
     }
 
+    /// The canonical text into `out` (`FlakeId::encode_text`).
+    #[inline]
+    fn text_into(&self, out: &mut crate::TextBuffer) -> usize {
+        let text = self.encode();
+        out[..text.len()].copy_from_slice(&text);
+        text.len()
+    }
+
     /// Decodes the canonical text, in any case and with or without
     /// `did:siq:`; `None` if malformed or the checksum does not match.
     pub fn decode(text: &[u8]) -> Option<Siq> {
@@ -596,24 +604,21 @@ impl SiqGenerator {
         kind: Kind,
         domain_hash: u32,
     ) -> Result<Option<Siq>> {
-        let assignment = self.assignment(kind)?;
+        // The slot rule's process field is the shard (both SHARD_BITS wide):
+        // the assignment (two divisions) is needed only for a new sequencer.
+        let shard = self.shard();
         let sequencer = match &mut self.sequencers[kind.index()] {
             Some(sequencer) => sequencer,
             empty => empty.insert(Sequencer::starting_now(
                 Regression::HoldLastUnit,
-                assignment.range,
+                kind.slot_rule().assign(self.slot, self.nslots)?.range,
                 clock,
                 clock_ticks,
             )?),
         };
-        Ok(sequencer.try_next(clock, clock_ticks)?.map(|s| {
-            Siq::assemble(
-                s.unit,
-                assignment.process as u8,
-                domain_hash,
-                kind.low16(s.sequence as u16),
-            )
-        }))
+        Ok(sequencer
+            .try_next(clock, clock_ticks)?
+            .map(|s| Siq::assemble(s.unit, shard, domain_hash, kind.low16(s.sequence as u16))))
     }
 
     /// The state of `kind`'s sequencer, if that kind has been used.
