@@ -9,14 +9,22 @@ RUN_PORT  ?= 54329
 PSQL_RUN  := psql -X -h 127.0.0.1 -p $(RUN_PORT) -U postgres
 export PG_CONFIG PG_BIN
 
-.PHONY: all prereqs install run stop test lint test-core test-pgrx test-sql bench clean
+.PHONY: all prereqs install run stop test lint test-core test-pgrx test-sql test-long bench clean
 
 all: install
 
 prereqs:
 	@scripts/prereqs.sh
 
+# Installing writes pg_flake.so in place, and a server that has the old file
+# mapped (every preloading one) crashes when its pages change under it. So
+# first give the installed library a fresh inode with the same contents:
+# running servers keep the old, now unlinked, file.
+RELINK_LIBRARY := lib="$$($(PG_CONFIG) --pkglibdir)/pg_flake.so"; \
+	if [ -f "$$lib" ]; then cp -p "$$lib" "$$lib.new" && mv -f "$$lib.new" "$$lib"; fi
+
 install: prereqs
+	@$(RELINK_LIBRARY)
 	cargo pgrx install --release --pg-config $(PG_CONFIG)
 
 ## run: build, install, start a dedicated server with an example database, open psql.
@@ -48,11 +56,18 @@ test-core:
 	cargo test -p flake-core --all-features
 
 test-pgrx:
+	@$(RELINK_LIBRARY)
 	CARGO_PGRX_TEST_RUNAS=postgres CARGO_PGRX_TEST_PGDATA=/tmp/pg_flake-pgrx-test-data \
 		cargo pgrx test pg15
 
 test-sql: install
 	scripts/test-sql.sh
+
+## test-long: the long-running tests (2-3 minutes), not part of `make test`: pgbench
+## load (32 clients x 60 s, every generator) on 127.0.0.1:54360, and node settings across
+## servers with logical replication on 127.0.0.1:54361-54366 (scripts/test-long.sh).
+test-long: install
+	scripts/test-long.sh
 
 ## bench: the benchmark suite (about 20 minutes): its own server on 127.0.0.1:54340,
 ## results into docs/BENCHMARKS.md and docs/bench-insert.png. Not part of `make test`.

@@ -36,6 +36,7 @@ suite() {
     PG_FLAKE_TEST_MODE=$mode \
     PG_FLAKE_TEST_DSN="host=127.0.0.1 port=$port user=postgres dbname=flake_test" \
     PG_FLAKE_TEST_LOG="$data/server.log" \
+    PG_BIN="$PG_BIN" \
         cargo test --release -p pg_flake_integration -- --nocapture --test-threads=1 $filter
     scripts/pg-server.sh stop "$data"
 }

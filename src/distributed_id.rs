@@ -19,12 +19,7 @@ flake_type!(
 
 /// Twelve bytes hold up to 2^96 − 1, beyond the type's 10^28 − 1: binary
 /// input and `bytea::distributed_id` reject those values (22003).
-impl FromBinary for distributed_id_core::DistributedId {
-    fn from_wire(bytes: &[u8]) -> flake_core::Result<Self> {
-        let id = Self::from_slice(bytes)?;
-        Self::from_bytes_checked(id.to_bytes())
-    }
-}
+impl FromBinary for distributed_id_core::DistributedId {}
 
 pgrx::extension_sql!(
     "CREATE TYPE distributed_id;",

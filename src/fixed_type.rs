@@ -28,19 +28,11 @@ use pgrx::prelude::*;
 use pgrx::PgMemoryContexts;
 use std::ffi::{c_int, c_void, CStr};
 
-/// How a type reads raw bytes from outside: the binary wire format
-/// (`receive`, so `COPY … (FORMAT binary)` and binary-protocol drivers) and
-/// `bytea::T`.
-///
-/// `from_wire` is exactly the value's bytes (22P03 otherwise), checked where
-/// not every byte string of that length is a value of the type (a
-/// distributed_id above 10^28−1 is 22003). `from_bytea` is `from_wire` unless
-/// the format also accepts another layout in a `bytea` (SIQ's 16-byte ORM
-/// form); the wire format never does.
+/// How a type reads `bytea::T`: the binary wire format (`FlakeId::from_wire`,
+/// what `receive` reads: exactly the value's bytes, 22P03 otherwise, and a
+/// value of the type) unless the format also accepts another layout in a
+/// `bytea` (SIQ's 16-byte ORM form); the wire format never does.
 pub trait FromBinary: FlakeId {
-    fn from_wire(bytes: &[u8]) -> flake_core::Result<Self> {
-        Self::from_slice(bytes)
-    }
     fn from_bytea(bytes: &[u8]) -> flake_core::Result<Self> {
         Self::from_wire(bytes)
     }

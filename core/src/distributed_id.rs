@@ -17,7 +17,12 @@ use std::str::FromStr;
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct DistributedId([u8; 12]);
 
-crate::fixed_id!(DistributedId, 12, "distributed_id");
+crate::fixed_id!(
+    DistributedId,
+    12,
+    "distributed_id",
+    valid = |id: DistributedId| { DistributedId::from_bytes_checked(id.0) }
+);
 
 /// 1900-01-01T00:00:00Z in milliseconds since the Unix epoch.
 pub const EPOCH_UNIX_MILLIS: i64 = -2_208_988_800_000;

@@ -53,6 +53,11 @@ pub trait FlakeId:
     const LEN: usize;
     /// The value from exactly `LEN` bytes (22P03 otherwise).
     fn from_slice(bytes: &[u8]) -> Result<Self>;
+    /// A value arriving in the binary wire format (a driver's `FromSql`, the
+    /// extension's `receive` and `bytea` casts): [`from_slice`](Self::from_slice),
+    /// and a value of the type, where not every byte string of its length is
+    /// (a distributed_id above 10^28 − 1 is 22003).
+    fn from_wire(bytes: &[u8]) -> Result<Self>;
     /// The stored big-endian bytes.
     fn bytes(&self) -> &[u8];
     /// The canonical text (what `Display` writes, always ASCII) into `out`
@@ -67,6 +72,9 @@ pub trait FlakeId:
 #[doc(hidden)]
 macro_rules! fixed_id {
     ($ty:ident, $len:literal, $sql:literal) => {
+        $crate::fixed_id!($ty, $len, $sql, valid = Ok);
+    };
+    ($ty:ident, $len:literal, $sql:literal, valid = $valid:expr) => {
         impl $ty {
             pub const LEN: usize = $len;
             pub const fn from_bytes(bytes: [u8; $len]) -> Self {
@@ -91,6 +99,10 @@ macro_rules! fixed_id {
                         expected: concat!("exactly ", $len),
                         actual: bytes.len(),
                     })
+            }
+            fn from_wire(bytes: &[u8]) -> $crate::Result<Self> {
+                let id = <$ty as $crate::FlakeId>::from_slice(bytes)?;
+                $valid(id)
             }
             fn bytes(&self) -> &[u8] {
                 &self.0
@@ -156,7 +168,7 @@ macro_rules! fixed_id {
                 _ty: &::postgres_types::Type,
                 raw: &'a [u8],
             ) -> Result<Self, Box<dyn ::std::error::Error + Sync + Send>> {
-                Ok(<$ty as $crate::FlakeId>::from_slice(raw)?)
+                Ok(<$ty as $crate::FlakeId>::from_wire(raw)?)
             }
             fn accepts(ty: &::postgres_types::Type) -> bool {
                 ty.name() == $sql

@@ -550,7 +550,18 @@ impl FromStr for Siq {
 // --- generator ---------------------------------------------------------------
 
 fn clock_ticks(unix_nanos: i64) -> Result<u64> {
-    ticks_at_nanos(unix_nanos.into())
+    // Per generated ID: whole seconds and the rest separately keep the
+    // arithmetic in 64 bits (the general i128 path calls a software division).
+    const NANOS: u64 = 1_000_000_000;
+    let Ok(nanos) = u64::try_from(unix_nanos) else {
+        return Err(time_out_of_range());
+    };
+    let ticks =
+        nanos / NANOS * TICKS_PER_SECOND as u64 + nanos % NANOS * TICKS_PER_SECOND as u64 / NANOS;
+    if ticks > MAX_TICKS {
+        return Err(time_out_of_range());
+    }
+    Ok(ticks)
 }
 
 /// A per-process (or, in shared mode, per-server) SIQ generator: one
@@ -632,5 +643,21 @@ impl SiqGenerator {
             .into_iter()
             .filter_map(|k| self.state(k).map(|s| (k, s)))
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn clock_ticks_agrees_with_the_general_conversion(nanos in any::<i64>()) {
+            prop_assert_eq!(
+                clock_ticks(nanos).map_err(|e| e.kind()),
+                ticks_at_nanos(nanos.into()).map_err(|e| e.kind())
+            );
+        }
     }
 }

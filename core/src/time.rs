@@ -2,15 +2,42 @@
 //! anyone reading the vectors. No time zone database, no allocation beyond
 //! the output string.
 
-/// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's algorithm).
+/// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's
+/// algorithm), for years whose day count fits an i64 (|year| < 2.5 · 10^16).
 pub fn days_from_civil(year: i64, month: u32, day: u32) -> i64 {
+    wide_days_from_civil(year.into(), month, day) as i64
+}
+
+/// [`days_from_civil`] for every i64 year, in 128 bits.
+fn wide_days_from_civil(year: i128, month: u32, day: u32) -> i128 {
     let y = if month <= 2 { year - 1 } else { year };
     let era = y.div_euclid(400);
     let yoe = y - era * 400;
-    let m = month as i64;
-    let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + day as i64 - 1;
+    let m = i128::from(month);
+    let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + i128::from(day) - 1;
     let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
     era * 146097 + doe - 719468
+}
+
+fn is_leap_year(year: i64) -> bool {
+    year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+}
+
+fn days_in_month(year: i64, month: u32) -> u32 {
+    match month {
+        2 if is_leap_year(year) => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    }
+}
+
+/// The value of `text` if it is exactly `width` ASCII digits.
+fn fixed_digits(text: &str, width: usize) -> Option<u32> {
+    if text.len() != width || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    text.parse().ok()
 }
 
 /// The date of a day number since 1970-01-01.
@@ -27,32 +54,48 @@ pub fn civil_from_days(days: i64) -> (i64, u32, u32) {
     (year, month, day)
 }
 
-/// Parses `YYYY-MM-DDTHH:MM:SS[.fraction]Z` (years of four or more digits,
-/// up to nine fraction digits) into nanoseconds since the Unix epoch.
+/// Parses `YYYY-MM-DDTHH:MM:SS[.fraction]Z` into nanoseconds since the Unix
+/// epoch: a year of four or more digits (no leading zero beyond four, up to
+/// 2^63 − 1), a date that exists, a time of day below 24:00:00, and one to
+/// nine fraction digits after a `.`. Anything else is `None`.
 pub fn parse_rfc3339_nanos(s: &str) -> Option<i128> {
     let s = s.strip_suffix('Z')?;
     let (date, time) = s.split_once('T')?;
-    let mut d = date.rsplitn(3, '-');
-    let day: u32 = d.next()?.parse().ok()?;
-    let month: u32 = d.next()?.parse().ok()?;
-    let year: i64 = d.next()?.parse().ok()?;
-    let (hms, frac) = match time.split_once('.') {
-        Some((hms, frac)) => (hms, frac),
+    let (year, month_day) = date.split_once('-')?;
+    let (month, day) = month_day.split_once('-')?;
+    let year_ok = year.len() >= 4
+        && year.bytes().all(|b| b.is_ascii_digit())
+        && (year.len() == 4 || !year.starts_with('0'));
+    let year: i64 = if year_ok {
+        year.parse().ok()?
+    } else {
+        return None;
+    };
+    let month = fixed_digits(month, 2).filter(|m| (1..=12).contains(m))?;
+    let day = fixed_digits(day, 2).filter(|&d| d >= 1 && d <= days_in_month(year, month))?;
+    let (hms, fraction) = match time.split_once('.') {
+        Some((_, "")) => return None,
+        Some((hms, fraction)) => (hms, fraction),
         None => (time, ""),
     };
-    let mut t = hms.split(':');
-    let h: i64 = t.next()?.parse().ok()?;
-    let mi: i64 = t.next()?.parse().ok()?;
-    let sec: i64 = t.next()?.parse().ok()?;
-    if frac.len() > 9 || !frac.bytes().all(|b| b.is_ascii_digit()) {
+    let mut fields = hms.split(':');
+    let hour = fixed_digits(fields.next()?, 2).filter(|&h| h < 24)?;
+    let minute = fixed_digits(fields.next()?, 2).filter(|&m| m < 60)?;
+    let second = fixed_digits(fields.next()?, 2).filter(|&s| s < 60)?;
+    if fields.next().is_some()
+        || fraction.len() > 9
+        || !fraction.bytes().all(|b| b.is_ascii_digit())
+    {
         return None;
     }
-    let mut nanos: i128 = 0;
-    for i in 0..9 {
-        nanos = nanos * 10 + frac.as_bytes().get(i).map_or(0, |b| (b - b'0') as i128);
-    }
-    let days = days_from_civil(year, month, day) as i128;
-    Some(((days * 86400 + (h * 3600 + mi * 60 + sec) as i128) * 1_000_000_000) + nanos)
+    let nanos = fraction
+        .bytes()
+        .chain(std::iter::repeat(b'0'))
+        .take(9)
+        .fold(0i128, |n, digit| n * 10 + i128::from(digit - b'0'));
+    let days = wide_days_from_civil(year.into(), month, day);
+    let seconds = days * 86_400 + i128::from(hour * 3600 + minute * 60 + second);
+    Some(seconds * 1_000_000_000 + nanos)
 }
 
 /// Microseconds since the Unix epoch as RFC 3339 with six fraction digits.

@@ -344,3 +344,162 @@ pub fn assert_increasing_across_connections(
     );
     db.batch_execute(&format!("DROP TABLE {table}")).unwrap();
 }
+
+/// The test server's connection settings (`PG_FLAKE_TEST_DSN`).
+pub fn config() -> postgres::Config {
+    dsn()
+        .parse()
+        .expect("PG_FLAKE_TEST_DSN is a valid connection string")
+}
+
+/// A connection to `dbname` as `user` (each defaulting to the DSN's), which,
+/// unlike [`connect`], neither creates the extension nor retries: for other
+/// databases and roles, and for waiting on a recovering server.
+pub fn try_connect(dbname: Option<&str>, user: Option<&str>) -> Result<Client, postgres::Error> {
+    let mut config = config();
+    if let Some(dbname) = dbname {
+        config.dbname(dbname);
+    }
+    if let Some(user) = user {
+        config.user(user);
+    }
+    config.connect(NoTls)
+}
+
+/// A PostgreSQL client program (`pg_dump`, `psql`, …) from `PG_BIN`
+/// (default PostgreSQL 15's), pointed at the test server's host, port and
+/// user; the caller adds the database.
+pub fn pg_tool(program: &str) -> std::process::Command {
+    let bin = std::env::var("PG_BIN").unwrap_or_else(|_| "/usr/lib/postgresql/15/bin".into());
+    let config = config();
+    let host = match config.get_hosts().first() {
+        Some(postgres::config::Host::Tcp(host)) => host.clone(),
+        #[cfg(unix)]
+        Some(postgres::config::Host::Unix(dir)) => dir.display().to_string(),
+        None => "127.0.0.1".to_string(),
+    };
+    let port = config.get_ports().first().copied().unwrap_or(5432);
+    let mut command = std::process::Command::new(format!("{bin}/{program}"));
+    command
+        .args(["-h", &host, "-p", &port.to_string(), "-U"])
+        .arg(config.get_user().unwrap_or("postgres"));
+    command
+}
+
+/// Runs `command`, panicking with its output unless it succeeds; returns
+/// its standard error (warnings a caller may want to check).
+pub fn run_tool(command: &mut std::process::Command) -> String {
+    let output = command
+        .output()
+        .unwrap_or_else(|e| panic!("{command:?}: {e}"));
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert!(
+        output.status.success(),
+        "{command:?} failed ({}):\n{stderr}",
+        output.status
+    );
+    stderr
+}
+
+/// What shows that the server neither crashed nor restarted while a test
+/// ran: a connection of its own that must survive (a crashing backend makes
+/// the postmaster end every other one), the server log
+/// (`PG_FLAKE_TEST_LOG`) written since the watch began, and the postmaster's
+/// start time (which a crash restart does not change: the crash test shows
+/// it, so it only catches a full restart).
+pub struct ServerWatch {
+    sentinel: Client,
+    sentinel_pid: i32,
+    started: String,
+    log: Option<(String, u64)>,
+}
+
+/// Server log lines that only a crashed backend or postmaster writes.
+const CRASH_MARKS: [&str; 3] = ["terminated by signal", "server process", "PANIC"];
+
+impl ServerWatch {
+    pub fn start(db: &mut Client) -> ServerWatch {
+        let log = std::env::var("PG_FLAKE_TEST_LOG").ok().map(|path| {
+            let len = std::fs::metadata(&path)
+                .unwrap_or_else(|e| panic!("PG_FLAKE_TEST_LOG {path}: {e}"))
+                .len();
+            (path, len)
+        });
+        let mut sentinel = try_connect(None, None).expect("connect the watch's sentinel");
+        ServerWatch {
+            sentinel_pid: backend_pid(&mut sentinel).expect("the sentinel's backend"),
+            sentinel,
+            started: postmaster_start_time(db),
+            log,
+        }
+    }
+
+    /// Panics if a backend crashed or the postmaster restarted since
+    /// [`ServerWatch::start`]; says what was checked.
+    pub fn assert_no_crash(self, db: &mut Client) -> String {
+        self.check(db).unwrap_or_else(|crash| panic!("{crash}"))
+    }
+
+    /// What was checked, or the evidence of a crash or restart.
+    pub fn check(mut self, db: &mut Client) -> Result<String, String> {
+        let sentinel = backend_pid(&mut self.sentinel);
+        if !matches!(sentinel, Ok(pid) if pid == self.sentinel_pid) {
+            return Err(format!(
+                "the watch's connection did not survive: {sentinel:?}"
+            ));
+        }
+        let now = postmaster_start_time(db);
+        if now != self.started {
+            return Err(format!(
+                "the postmaster restarted: started {} then {now}",
+                self.started
+            ));
+        }
+        let Some((path, offset)) = &self.log else {
+            return Ok(
+                "an idle connection survived (PG_FLAKE_TEST_LOG unset: log not checked)".into(),
+            );
+        };
+        let log = std::fs::read(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let written = String::from_utf8_lossy(&log[(*offset as usize).min(log.len())..]);
+        let crashes: Vec<&str> = written
+            .lines()
+            .filter(|line| CRASH_MARKS.iter().any(|mark| line.contains(mark)))
+            .collect();
+        if !crashes.is_empty() {
+            return Err(format!(
+                "the server log reports a crash:\n{}",
+                crashes.join("\n")
+            ));
+        }
+        Ok(format!(
+            "an idle connection survived, postmaster start time {} unchanged, \
+             no crash in {} bytes of server log",
+            self.started,
+            written.len()
+        ))
+    }
+}
+
+fn backend_pid(db: &mut Client) -> Result<i32, postgres::Error> {
+    db.query_one("SELECT pg_backend_pid()", &[])
+        .map(|r| r.get(0))
+}
+
+pub fn postmaster_start_time(db: &mut Client) -> String {
+    db.query_one("SELECT pg_postmaster_start_time()::text", &[])
+        .expect("read the postmaster start time")
+        .get(0)
+}
+
+/// A count per SQLSTATE, printed as `22P02 × 12, 22P03 × 3`.
+pub fn by_sqlstate(states: &std::collections::BTreeMap<String, usize>) -> String {
+    if states.is_empty() {
+        return "none".to_string();
+    }
+    states
+        .iter()
+        .map(|(state, n)| format!("{state} × {n}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}

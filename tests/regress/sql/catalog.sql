@@ -27,7 +27,7 @@ ORDER BY p.proname, pg_get_function_identity_arguments(p.oid);
 SELECT a.aggfnoid::regprocedure AS aggregate, a.aggtransfn, a.aggfinalfn, a.aggcombinefn,
        a.aggtranstype::regtype, a.aggsortop::regoperator, a.aggkind
 FROM pg_flake_member m JOIN pg_aggregate a ON m.classid = 'pg_proc'::regclass AND a.aggfnoid = m.objid
-ORDER BY 1::text;
+ORDER BY a.aggfnoid::regprocedure::text;
 
 SELECT t.typname, t.typlen, t.typbyval, t.typalign, t.typstorage, t.typcategory,
        t.typinput, t.typoutput, t.typreceive, t.typsend, t.typanalyze
@@ -37,7 +37,7 @@ ORDER BY 1;
 SELECT o.oid::regoperator AS operator, o.oprresult::regtype, o.oprcode, o.oprcom::regoperator,
        o.oprnegate::regoperator, o.oprrest, o.oprjoin, o.oprcanmerge, o.oprcanhash
 FROM pg_flake_member m JOIN pg_operator o ON m.classid = 'pg_operator'::regclass AND o.oid = m.objid
-ORDER BY 1::text;
+ORDER BY o.oid::regoperator::text;
 
 SELECT am.amname, c.opcname, c.opcintype::regtype, c.opcdefault, f.opfname,
        c.opckeytype::regtype
@@ -65,4 +65,4 @@ ORDER BY 1, 2, 3, 4, 5;
 SELECT c.castsource::regtype, c.casttarget::regtype, c.castfunc::regprocedure,
        c.castcontext, c.castmethod
 FROM pg_flake_member m JOIN pg_cast c ON m.classid = 'pg_cast'::regclass AND c.oid = m.objid
-ORDER BY 1::text, 2::text;
+ORDER BY c.castsource::regtype::text, c.casttarget::regtype::text;

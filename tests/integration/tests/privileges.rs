@@ -1,0 +1,564 @@
+//! What a role without superuser rights can and cannot do with pg_flake:
+//! use every type and call every function; not set the settings that
+//! identify a server, nor read `pg_flake.public_id_key` (whose functions it
+//! can still use); and, the extension being trusted, install it in a
+//! database where it may create objects.
+
+use flake_core::distributed_id::DistributedId;
+use flake_core::flaxid::FlaxId;
+use flake_core::kuid::Kuid96;
+use flake_core::siq::Siq;
+use flake_core::sno::Sno;
+use pg_flake_integration::*;
+use postgres::Client;
+use std::collections::BTreeMap;
+
+/// A value of each type the functions take, as SQL.
+const SAMPLES: [(&str, &str); 6] = [
+    ("sno", "'brpk4q72xwf2m63l'::sno"),
+    ("siq", "'crxckuyagku7racaaacmgzymuoabo'::siq"),
+    ("flaxid", "'17cQYV3E6XowHpdd'::flaxid"),
+    ("kuid96", "'.5.tXa0xODNvPN.0'::kuid96"),
+    (
+        "distributed_id",
+        "'1088824355131185736905670087'::distributed_id",
+    ),
+    ("uuid", "'094dc056-1a01-7001-0000-000000000000'::uuid"),
+];
+
+/// A key for `pg_flake.public_id_key` (the README's example), as the
+/// setting's base64 and as `bytea`.
+const KEY: &str = "k7fBDJcQam02hsByaOWPeP2CqeDeGXvrPUkEAQBtAFc=";
+
+/// The settings only a superuser may set (README, Settings). A change here
+/// is a change of the security model: update the README with it.
+const SUPERUSER_ONLY: [&str; 5] = [
+    "pg_flake.kuid_node",
+    "pg_flake.public_id_key",
+    "pg_flake.siq_node",
+    "pg_flake.sno_node",
+    "pg_flake.snowflake_worker",
+];
+
+fn sample(sql_type: &str) -> &'static str {
+    SAMPLES
+        .iter()
+        .find(|(t, _)| *t == sql_type)
+        .map(|(_, v)| *v)
+        .unwrap_or_else(|| panic!("no sample value of type {sql_type}"))
+}
+
+/// A valid argument for parameter `name` of type `sql_type` of `function`
+/// (returning `returns`): by name where the range depends on it, else by
+/// type. A new function with an unknown parameter fails here: add it.
+fn argument(function: &str, name: &str, sql_type: &str, returns: &str) -> String {
+    let literal = match (sql_type, name) {
+        // Type input takes the text of a value, `bytea::T` its bytes.
+        ("cstring", _) => return format!("{}::text::cstring", sample(returns)),
+        ("bytea", "bytes") => return format!("{}::bytea", sample(returns)),
+        ("bytea", "key") => return format!("decode('{KEY}', 'base64')"),
+        ("timestamp with time zone", _) => "'2024-02-29 12:00:00.001+00'",
+        ("boolean", _) => "false",
+        ("numeric", _) => "42",
+        ("integer", "interval") => "8",
+        ("integer", "shard") => "9",
+        ("integer", _) => "1",
+        ("bigint", "epoch_ms") => "1420070400000",
+        ("bigint", "node") => "65742641",
+        ("bigint", "ticks") => "111411200032768",
+        ("bigint", "domain_hash") => "2261653831",
+        ("bigint", "kuid64") => "27084864703004673",
+        ("bigint", "snowflake") => "175928847299117063",
+        ("bigint", "random" | "seed" | "value") => "42",
+        ("text", "kind") => "'message'",
+        ("text", "name") => "'uid@127.0.0.1'",
+        ("text", "domain") => "'example.com'",
+        ("text", "hex") => "'000384A786907DB2AD82883DC7'",
+        ("text", "text") => match function {
+            "kuid64_decode" => "'.5.tXbhdV.3'",
+            "alphanumeric_decode_bigint" => "'1TCKi1nFuNh'",
+            "alphanumeric_decode_uuid" => "'48XoooHHCe1CiOHrghM7Dl'",
+            "alphanumeric_decode_distributed_id" => "'3zfAkCP7ZtzfeQYp'",
+            _ => panic!("no sample text for {function}"),
+        },
+        (t, _) if SAMPLES.iter().any(|(s, _)| *s == t) => return sample(t).to_string(),
+        (t, _) => panic!("no sample argument for {function}({name} {t}): add one"),
+    };
+    format!("{literal}::{sql_type}")
+}
+
+/// One function of the extension, from the catalog.
+struct Function {
+    signature: String,
+    name: String,
+    qualified: String,
+    aggregate: bool,
+    /// Input parameters: (name, type).
+    parameters: Vec<(String, String)>,
+    returns: String,
+}
+
+fn extension_functions(db: &mut Client) -> Vec<Function> {
+    db.query(
+        "SELECT p.oid::regprocedure::text, p.proname, format('%I.%I', n.nspname, p.proname),
+                p.prokind = 'a',
+                ARRAY(SELECT format_type(t, NULL) FROM unnest(p.proargtypes) t),
+                coalesce(p.proargnames, '{}'), coalesce(p.proargmodes::text[], '{}'),
+                format_type(p.prorettype, NULL)
+         FROM pg_depend d
+         JOIN pg_proc p ON p.oid = d.objid
+         JOIN pg_namespace n ON n.oid = p.pronamespace
+         WHERE d.classid = 'pg_proc'::regclass AND d.deptype = 'e'
+           AND d.refclassid = 'pg_extension'::regclass
+           AND d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'pg_flake')
+         ORDER BY 1",
+        &[],
+    )
+    .expect("the extension's functions")
+    .iter()
+    .map(|row| {
+        let types: Vec<String> = row.get(4);
+        let names: Vec<String> = row.get(5);
+        let modes: Vec<String> = row.get(6);
+        // Names cover every parameter; modes (when present) say which are inputs.
+        let inputs: Vec<String> = names
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| {
+                modes
+                    .get(*i)
+                    .is_none_or(|m| matches!(m.as_str(), "i" | "b" | "v"))
+            })
+            .map(|(_, n)| n.clone())
+            .collect();
+        Function {
+            signature: row.get(0),
+            name: row.get(1),
+            qualified: row.get(2),
+            aggregate: row.get(3),
+            parameters: types
+                .into_iter()
+                .enumerate()
+                .map(|(i, t)| (inputs.get(i).cloned().unwrap_or_default(), t))
+                .collect(),
+            returns: row.get(7),
+        }
+    })
+    .collect()
+}
+
+impl Function {
+    /// A statement calling the function, or None if it takes `internal`
+    /// (receive and sort support functions, which SQL cannot call).
+    fn call(&self) -> Option<String> {
+        if self.parameters.iter().any(|(_, t)| t == "internal") {
+            return None;
+        }
+        let args: Vec<String> = self
+            .parameters
+            .iter()
+            .map(|(name, t)| argument(&self.name, name, t, &self.returns))
+            .collect();
+        Some(if self.aggregate {
+            format!(
+                "SELECT {}(x) FROM (VALUES ({}), ({})) v(x)",
+                self.qualified, args[0], args[0]
+            )
+        } else {
+            format!("SELECT {}({})", self.qualified, args.join(", "))
+        })
+    }
+}
+
+/// Drops `role` and everything it owns in this database, if it exists.
+fn drop_role(admin: &mut Client, role: &str) {
+    admin
+        .batch_execute(&format!(
+            "DO $$ BEGIN
+                 IF EXISTS (SELECT FROM pg_roles WHERE rolname = '{role}') THEN
+                     DROP OWNED BY {role} CASCADE; DROP ROLE {role};
+                 END IF;
+             END $$"
+        ))
+        .unwrap_or_else(|e| panic!("drop role {role}: {e:?}"));
+}
+
+/// A fresh LOGIN role (trust authentication) with a schema of its own, and
+/// a connection as it whose search path puts that schema first.
+fn ordinary_role(admin: &mut Client, role: &str) -> Client {
+    drop_role(admin, role);
+    admin
+        .batch_execute(&format!(
+            "CREATE ROLE {role} LOGIN; CREATE SCHEMA {role} AUTHORIZATION {role}"
+        ))
+        .expect("create the role");
+    let mut db = try_connect(None, Some(role)).expect("connect as the role");
+    let superuser: bool = db
+        .query_one(
+            "SELECT rolsuper FROM pg_roles WHERE rolname = current_user",
+            &[],
+        )
+        .expect("role")
+        .get(0);
+    assert!(!superuser);
+    db.batch_execute(&format!(
+        "SET search_path = {role}, public; SET timezone = 'UTC'"
+    ))
+    .expect("search path");
+    db
+}
+
+/// Sets `pg_flake.public_id_key` server-wide until dropped, so that there
+/// is something to hide, and waits until new sessions have it.
+struct ServerKey;
+
+impl ServerKey {
+    fn set(admin: &mut Client) -> ServerKey {
+        configure(admin, &format!("SET pg_flake.public_id_key = '{KEY}'"));
+        for _ in 0..500 {
+            let key: String = connect()
+                .query_one("SHOW pg_flake.public_id_key", &[])
+                .expect("a superuser reads the key")
+                .get(0);
+            if key == KEY {
+                return ServerKey;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        panic!("the reloaded key never reached new sessions");
+    }
+}
+
+impl Drop for ServerKey {
+    fn drop(&mut self) {
+        configure(&mut connect(), "RESET pg_flake.public_id_key");
+    }
+}
+
+/// `ALTER SYSTEM {change}` and a reload (two statements: ALTER SYSTEM may
+/// not run in the implicit transaction of a multi-statement query).
+fn configure(admin: &mut Client, change: &str) {
+    for sql in [
+        format!("ALTER SYSTEM {change}"),
+        "SELECT pg_reload_conf()".into(),
+    ] {
+        admin
+            .batch_execute(&sql)
+            .unwrap_or_else(|e| panic!("{sql}: {e:?}"));
+    }
+}
+
+#[test]
+fn non_superuser_uses_every_type_and_function() {
+    const ROLE: &str = "flake_user";
+    let mut admin = connect();
+    let _key = ServerKey::set(&mut admin);
+    let mut db = ordinary_role(&mut admin, ROLE);
+
+    // Tables with every type, generated keys and every index kind.
+    db.batch_execute(
+        "CREATE TABLE ids (
+             sno sno PRIMARY KEY DEFAULT sno_generate(),
+             siq siq DEFAULT siq_generate('user'),
+             flaxid flaxid DEFAULT flaxid_generate(),
+             kuid96 kuid96 DEFAULT kuid96_generate(),
+             did distributed_id DEFAULT distributed_id_generate(),
+             snowflake bigint DEFAULT snowflake_generate(),
+             kuid64 bigint DEFAULT kuid64_generate(),
+             did128 uuid DEFAULT distributed_id128_generate(),
+             n int);
+         CREATE INDEX ON ids (siq); CREATE INDEX ON ids USING hash (flaxid);
+         CREATE INDEX ON ids USING brin (kuid96); CREATE INDEX ON ids (did DESC);
+         CREATE INDEX ON ids USING hash (sno); CREATE INDEX ON ids USING brin (siq);
+         INSERT INTO ids (n) SELECT g FROM generate_series(1, 1000) g;",
+    )
+    .expect("a non-superuser creates tables with every type");
+    let distinct: i64 = db
+        .query_one(
+            "SELECT count(DISTINCT (sno, siq, flaxid, kuid96, did, snowflake, kuid64, did128))
+             FROM (SELECT * FROM ids ORDER BY sno, siq, flaxid, kuid96, did) s",
+            &[],
+        )
+        .expect("read them")
+        .get(0);
+    assert_eq!(distinct, 1000);
+
+    // Binary parameters and results: every type's receive and send.
+    let sno: Sno = "brpk4q72xwf2m63l".parse().expect("sno");
+    let siq: Siq = "crxckuyagku7racaaacmgzymuoabo".parse().expect("siq");
+    let flaxid: FlaxId = "17cQYV3E6XowHpdd".parse().expect("flaxid");
+    let kuid96: Kuid96 = ".5.tXa0xODNvPN.0".parse().expect("kuid96");
+    let did: DistributedId = "1088824355131185736905670087".parse().expect("did");
+    let row = db
+        .query_one(
+            "SELECT $1::sno, $2::siq, $3::flaxid, $4::kuid96, $5::distributed_id",
+            &[&sno, &siq, &flaxid, &kuid96, &did],
+        )
+        .expect("binary input and output");
+    assert_eq!(
+        (row.get(0), row.get(1), row.get(2), row.get(3), row.get(4)),
+        (sno, siq, flaxid, kuid96, did)
+    );
+
+    // Every type and function: USAGE and EXECUTE, and a call of each.
+    let unusable: Vec<String> = db
+        .query(
+            "SELECT t.oid::regtype::text FROM pg_depend d JOIN pg_type t ON t.oid = d.objid
+             WHERE d.classid = 'pg_type'::regclass AND d.deptype = 'e'
+               AND d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'pg_flake')
+               AND NOT has_type_privilege(t.oid, 'USAGE')",
+            &[],
+        )
+        .expect("type privileges")
+        .iter()
+        .map(|r| r.get(0))
+        .collect();
+    assert!(unusable.is_empty(), "types without USAGE: {unusable:?}");
+    let functions = extension_functions(&mut db);
+    let mut called = 0;
+    let mut internal = Vec::new();
+    let mut failed = Vec::new();
+    for f in &functions {
+        let executable: bool = db
+            .query_one(
+                "SELECT has_function_privilege($1::text::regprocedure, 'EXECUTE')",
+                &[&f.signature],
+            )
+            .expect("function privilege")
+            .get(0);
+        assert!(executable, "no EXECUTE on {}", f.signature);
+        match f.call() {
+            Some(sql) => match db.batch_execute(&sql) {
+                Ok(()) => called += 1,
+                Err(e) => failed.push(format!("{sql}: {e:?}")),
+            },
+            None => internal.push(f.name.clone()),
+        }
+    }
+    assert!(
+        failed.is_empty(),
+        "calls that failed:\n{}",
+        failed.join("\n")
+    );
+    let generators = functions
+        .iter()
+        .filter(|f| f.name.ends_with("_generate"))
+        .count();
+    assert_eq!(generators, 8, "every generator is among the calls");
+    println!(
+        "privileges: a non-superuser created a table with every type, 6 indexes (btree, hash, BRIN) \
+         and 1000 generated rows; has USAGE on every type and EXECUTE on all {} functions; called {called} \
+         (all {generators} generators included) without error; the other {} take `internal` \
+         ({}), exercised by binary parameters, ORDER BY and the indexes",
+        functions.len(),
+        internal.len(),
+        internal.join(", ")
+    );
+    drop(db);
+    drop_role(&mut admin, ROLE);
+}
+
+/// The SQLSTATE of a statement, "ok" when it succeeds.
+fn state(db: &mut Client, sql: &str) -> String {
+    sqlstate(db.batch_execute(sql))
+}
+
+#[test]
+fn non_superuser_cannot_set_node_settings_or_read_the_key() {
+    const ROLE: &str = "flake_settings_user";
+    let mut admin = connect();
+    assert_eq!(
+        mode(),
+        "shared",
+        "the key is hidden only with pg_flake preloaded"
+    );
+    let _key = ServerKey::set(&mut admin);
+    // The superuser-only settings are exactly those the README names: what
+    // pg_settings says, plus the key, which it never lists.
+    let settings: BTreeMap<String, (String, String)> = admin
+        .query(
+            "SELECT name, context, boot_val FROM pg_settings WHERE name LIKE 'pg_flake.%'",
+            &[],
+        )
+        .expect("pg_settings")
+        .iter()
+        .map(|r| {
+            (
+                r.get(0),
+                (r.get(1), r.get::<_, Option<String>>(2).unwrap_or_default()),
+            )
+        })
+        .collect();
+    assert!(!settings.contains_key("pg_flake.public_id_key"));
+    let mut superuser_only: Vec<&str> = settings
+        .iter()
+        .filter(|(_, (context, _))| context == "superuser")
+        .map(|(name, _)| name.as_str())
+        .chain(["pg_flake.public_id_key"])
+        .collect();
+    superuser_only.sort_unstable();
+    assert_eq!(superuser_only, SUPERUSER_ONLY);
+
+    let mut db = ordinary_role(&mut admin, ROLE);
+    let mut refused = BTreeMap::new();
+    for name in SUPERUSER_ONLY {
+        // A value the setting's own check accepts: only the privilege fails.
+        let value = settings.get(name).map_or(KEY, |(_, boot)| boot.as_str());
+        for sql in [
+            format!("SET {name} = '{value}'"),
+            format!("SET LOCAL {name} = '{value}'"),
+            format!("SELECT set_config('{name}', '{value}', false)"),
+            format!("ALTER SYSTEM SET {name} = '{value}'"),
+            format!("ALTER ROLE {ROLE} SET {name} = '{value}'"),
+        ] {
+            let got = state(&mut db, &sql);
+            assert_eq!(got, "42501", "{sql}");
+            *refused.entry(got).or_insert(0) += 1;
+        }
+    }
+    // The others are the user's own.
+    let mut user_settable = 0;
+    for (name, (context, boot)) in settings.iter().filter(|(_, (c, _))| c == "user") {
+        assert_eq!(
+            state(&mut db, &format!("SET {name} = '{boot}'")),
+            "ok",
+            "{name} ({context})"
+        );
+        user_settable += 1;
+    }
+
+    // The key: not readable in any way, yet usable.
+    let key = "pg_flake.public_id_key";
+    for sql in [
+        format!("SHOW {key}"),
+        format!("SELECT current_setting('{key}')"),
+        format!("SELECT current_setting('{key}', true)"),
+    ] {
+        assert_eq!(state(&mut db, &sql), "42501", "{sql}");
+    }
+    let listed: i64 = db
+        .query_one(
+            "SELECT (SELECT count(*) FROM pg_settings WHERE name = $1)
+                  + (SELECT count(*) FROM pg_show_all_settings() WHERE name = $1)",
+            &[&key],
+        )
+        .expect("pg_settings")
+        .get(0);
+    assert_eq!(listed, 0, "pg_settings lists the key");
+    let show_all = db.simple_query("SHOW ALL").expect("SHOW ALL");
+    let shown = show_all.iter().any(|m| match m {
+        postgres::SimpleQueryMessage::Row(r) => r.get(0) == Some(key) || r.get(1) == Some(KEY),
+        _ => false,
+    });
+    assert!(!shown, "SHOW ALL shows the key");
+    let encrypted: String = db
+        .query_one("SELECT public_id_encrypt(42::bigint)::text", &[])
+        .expect("the role uses the key")
+        .get(0);
+    let expected: String = admin
+        .query_one(
+            &format!("SELECT public_id_encrypt(42::bigint, decode('{KEY}', 'base64'))::text"),
+            &[],
+        )
+        .expect("encrypt with the key")
+        .get(0);
+    assert_eq!(encrypted, expected);
+    println!(
+        "privileges: a non-superuser is refused {} (5 ways each: SET, SET LOCAL, set_config, \
+         ALTER SYSTEM, ALTER ROLE … SET) for {}, sets the {user_settable} others; \
+         cannot read pg_flake.public_id_key (SHOW, current_setting with and without missing_ok: 42501; \
+         not in pg_settings, pg_show_all_settings() or SHOW ALL) yet public_id_encrypt(42::bigint) \
+         uses it",
+        by_sqlstate(&refused),
+        SUPERUSER_ONLY.join(", ")
+    );
+    drop(db);
+    drop_role(&mut admin, ROLE);
+}
+
+/// Whether a control file says `trusted = true`.
+fn trusted(control: &str) -> bool {
+    control.lines().any(|line| {
+        let mut kv = line.splitn(2, '=').map(str::trim);
+        kv.next() == Some("trusted") && kv.next() == Some("true")
+    })
+}
+
+#[test]
+fn non_superuser_creates_the_extension_when_trusted() {
+    const ROLE: &str = "flake_creator";
+    const DATABASE: &str = "flake_trusted";
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../pg_flake.control");
+    let control = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let want = trusted(&control);
+    let mut admin = connect();
+    let installed: bool = admin
+        .query_one(
+            "SELECT v.trusted FROM pg_available_extension_versions v
+             JOIN pg_available_extensions e ON e.name = v.name AND e.default_version = v.version
+             WHERE v.name = 'pg_flake'",
+            &[],
+        )
+        .expect("the installed control file")
+        .get(0);
+    assert_eq!(
+        installed, want,
+        "the installed pg_flake.control says trusted = {installed}, the repository's {want}: \
+         reinstall the extension"
+    );
+    for sql in [
+        format!("DROP DATABASE IF EXISTS {DATABASE} WITH (FORCE)"),
+        format!("CREATE DATABASE {DATABASE}"),
+    ] {
+        admin.batch_execute(&sql).expect("database");
+    }
+    drop_role(&mut admin, ROLE);
+    admin
+        .batch_execute(&format!(
+            "CREATE ROLE {ROLE} LOGIN; GRANT CREATE ON DATABASE {DATABASE} TO {ROLE}"
+        ))
+        .expect("create the role");
+    let mut db = try_connect(Some(DATABASE), Some(ROLE)).expect("connect as the role");
+    db.batch_execute("CREATE SCHEMA ids")
+        .expect("create a schema");
+    let created = state(&mut db, "CREATE EXTENSION pg_flake SCHEMA ids");
+    if want {
+        assert_eq!(created, "ok", "a trusted extension");
+        let row = db
+            .query_one(
+                "SELECT e.extowner::regrole::text,
+                        (SELECT count(DISTINCT p.proowner) FROM pg_proc p WHERE p.pronamespace = e.extnamespace),
+                        (SELECT min(p.proowner::regrole::text) FROM pg_proc p WHERE p.pronamespace = e.extnamespace),
+                        ids.sno_generate() IS NOT NULL
+                 FROM pg_extension e WHERE e.extname = 'pg_flake'",
+                &[],
+            )
+            .expect("the extension");
+        let (owner, owners, objects_owner, generated): (String, i64, String, bool) =
+            (row.get(0), row.get(1), row.get(2), row.get(3));
+        assert_eq!(owner, ROLE, "the extension belongs to its creator");
+        assert_eq!(owners, 1);
+        assert_ne!(
+            objects_owner, ROLE,
+            "its objects belong to the bootstrap superuser"
+        );
+        assert!(generated);
+        assert_eq!(state(&mut db, "DROP EXTENSION pg_flake"), "ok");
+        println!(
+            "privileges: trusted = true; a non-superuser with CREATE on a database created the \
+             extension (owned by {owner}, its functions by {objects_owner}), generated an sno and \
+             dropped it"
+        );
+    } else {
+        assert_eq!(created, "42501", "an untrusted extension");
+        println!(
+            "privileges: trusted = false; CREATE EXTENSION by a non-superuser with CREATE on the \
+             database is 42501"
+        );
+    }
+    drop(db);
+    admin
+        .batch_execute(&format!("DROP DATABASE {DATABASE} WITH (FORCE)"))
+        .expect("drop the database");
+    drop_role(&mut admin, ROLE);
+}
