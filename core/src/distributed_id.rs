@@ -21,7 +21,8 @@ crate::fixed_id!(
     DistributedId,
     12,
     "distributed_id",
-    valid = |id: DistributedId| { DistributedId::from_bytes_checked(id.0) }
+    valid = |id: DistributedId| DistributedId::from_bytes_checked(id.0),
+    text = DistributedId::text_into
 );
 
 /// 1900-01-01T00:00:00Z in milliseconds since the Unix epoch.

@@ -356,14 +356,6 @@ impl Kuid96 {
         KUID64.encode(self.as_u128(), 96)
     }
 
-    /// The canonical text into `out` (`FlakeId::encode_text`).
-    #[inline]
-    fn text_into(&self, out: &mut crate::TextBuffer) -> usize {
-        let text = self.encode();
-        out[..text.len()].copy_from_slice(&text);
-        text.len()
-    }
-
     /// Strict decoding of the 16-character text form.
     pub fn decode(text: &[u8]) -> Option<Kuid96> {
         KUID64

@@ -74,7 +74,21 @@ macro_rules! fixed_id {
     ($ty:ident, $len:literal, $sql:literal) => {
         $crate::fixed_id!($ty, $len, $sql, valid = Ok);
     };
+    // A type whose text is its fixed-width `encode()` array.
     ($ty:ident, $len:literal, $sql:literal, valid = $valid:expr) => {
+        $crate::fixed_id!(
+            $ty,
+            $len,
+            $sql,
+            valid = $valid,
+            text = |id: &$ty, out: &mut $crate::TextBuffer| {
+                let text = id.encode();
+                out[..text.len()].copy_from_slice(&text);
+                text.len()
+            }
+        );
+    };
+    ($ty:ident, $len:literal, $sql:literal, valid = $valid:expr, text = $text:expr) => {
         impl $ty {
             pub const LEN: usize = $len;
             pub const fn from_bytes(bytes: [u8; $len]) -> Self {
@@ -109,7 +123,7 @@ macro_rules! fixed_id {
             }
             #[inline]
             fn encode_text(&self, out: &mut $crate::TextBuffer) -> usize {
-                self.text_into(out)
+                $text(self, out)
             }
         }
 

@@ -440,14 +440,6 @@ impl Siq {
         out
     }
 
-    /// The canonical text into `out` (`FlakeId::encode_text`).
-    #[inline]
-    fn text_into(&self, out: &mut crate::TextBuffer) -> usize {
-        let text = self.encode();
-        out[..text.len()].copy_from_slice(&text);
-        text.len()
-    }
-
     /// Decodes the canonical text, in any case and with or without
     /// `did:siq:`; `None` if malformed or the checksum does not match.
     pub fn decode(text: &[u8]) -> Option<Siq> {

@@ -114,14 +114,6 @@ impl Sno {
         SNO32.encode(self.as_u128(), 80)
     }
 
-    /// The canonical text into `out` (`FlakeId::encode_text`).
-    #[inline]
-    fn text_into(&self, out: &mut crate::TextBuffer) -> usize {
-        let text = self.encode();
-        out[..text.len()].copy_from_slice(&text);
-        text.len()
-    }
-
     /// Strict decoding of the 16-character text form.
     pub fn decode(text: &[u8]) -> Option<Sno> {
         let n = SNO32.decode::<TEXT_LEN>(text, 80)?;
