@@ -42,9 +42,23 @@ start)
         && [ "$library" -nt "$datadir/postmaster.pid" ]; then
         as_postgres "$BIN/pg_ctl" -D "$datadir" -m fast -w restart -l "$datadir/server.log" >/dev/null
     fi
-    if ! as_postgres "$BIN/pg_ctl" -D "$datadir" status >/dev/null 2>&1; then
-        as_postgres "$BIN/pg_ctl" -D "$datadir" -l "$datadir/server.log" -w -t 60 start >/dev/null
-    fi
+    # Our ports lie in Linux's ephemeral range (32768-60999), so a client
+    # connection's local end (or its TIME_WAIT, up to 60 s) can hold the port
+    # for a moment: retry while that is why the start failed.
+    for attempt in $(seq 1 30); do
+        if as_postgres "$BIN/pg_ctl" -D "$datadir" status >/dev/null 2>&1; then
+            break
+        fi
+        if as_postgres "$BIN/pg_ctl" -D "$datadir" -l "$datadir/server.log" -w -t 60 start >/dev/null; then
+            break
+        fi
+        if [ "$attempt" -eq 30 ] || ! tail -n 5 "$datadir/server.log" | grep -q "Address already in use"; then
+            echo "pg-server.sh: could not start the server in $datadir (see $datadir/server.log)" >&2
+            exit 1
+        fi
+        echo "pg-server.sh: port $port is in use by another socket, retrying in 2 s" >&2
+        sleep 2
+    done
     ;;
 stop)
     if [ -s "$datadir/PG_VERSION" ] && as_postgres "$BIN/pg_ctl" -D "$datadir" status >/dev/null 2>&1; then
