@@ -5,7 +5,7 @@
 PG_CONFIG ?= /usr/lib/postgresql/15/bin/pg_config
 PG_BIN    := $(shell $(PG_CONFIG) --bindir 2>/dev/null || echo /usr/lib/postgresql/15/bin)
 RUN_DATA  ?= $(CURDIR)/.run/data
-RUN_PORT  ?= 54329
+RUN_PORT  ?= 25429
 PSQL_RUN  := psql -X -h 127.0.0.1 -p $(RUN_PORT) -U postgres
 export PG_CONFIG PG_BIN
 
@@ -64,12 +64,12 @@ test-sql: install
 	scripts/test-sql.sh
 
 ## test-long: the long-running tests (2-3 minutes), not part of `make test`: pgbench
-## load (32 clients x 60 s, every generator) on 127.0.0.1:54360, and node settings across
-## servers with logical replication on 127.0.0.1:54361-54366 (scripts/test-long.sh).
+## load (32 clients x 60 s, every generator) on 127.0.0.1:25460, and node settings across
+## servers with logical replication on 127.0.0.1:25461-25466 (scripts/test-long.sh).
 test-long: install
 	scripts/test-long.sh
 
-## bench: the benchmark suite (about 20 minutes): its own server on 127.0.0.1:54340,
+## bench: the benchmark suite (about 20 minutes): its own server on 127.0.0.1:25440,
 ## results into docs/BENCHMARKS.md and docs/bench-insert.png. Not part of `make test`.
 bench: install
 	scripts/bench.sh

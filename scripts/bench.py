@@ -22,7 +22,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PG_BIN = os.environ.get("PG_BIN", "/usr/lib/postgresql/15/bin")
-PORT = os.environ.get("BENCH_PORT", "54340")
+PORT = os.environ.get("BENCH_PORT", "25440")
 OUT = os.environ.get("BENCH_OUT", "/tmp/pg_flake-bench")
 QUICK = os.environ.get("BENCH_QUICK") == "1"
 RESULTS = os.path.join(OUT, "results.json")

@@ -7,13 +7,13 @@
 # fixed settings below), first without preloading (per-backend generators),
 # then restarted with pg_flake preloaded for the shared-mode rows.
 #
-# Environment: BENCH_PORT (54340), BENCH_DATA (/tmp/pg_flake-bench-data),
+# Environment: BENCH_PORT (25440), BENCH_DATA (/tmp/pg_flake-bench-data),
 # BENCH_OUT (/tmp/pg_flake-bench: raw results and logs), BENCH_INSERT_REPS
 # (1), BENCH_QUICK=1 (a smoke run with small N; does not touch docs/).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PG_BIN=${PG_BIN:-/usr/lib/postgresql/15/bin}
-export BENCH_PORT=${BENCH_PORT:-54340}
+export BENCH_PORT=${BENCH_PORT:-25440}
 export BENCH_DATA=${BENCH_DATA:-/tmp/pg_flake-bench-data}
 export BENCH_OUT=${BENCH_OUT:-/tmp/pg_flake-bench}
 

@@ -24,11 +24,12 @@ start)
             echo "fsync = off"
         } >> "$datadir/postgresql.conf"
     fi
-    # The caller's settings live in their own file, rewritten on every start,
-    # so an existing data directory picks up settings added since initdb.
+    # The port and the caller's settings live in their own file, rewritten on
+    # every start, so an existing data directory picks up a new port and
+    # settings added since initdb.
     grep -qs "^include_if_exists = 'pg_flake_server.conf'" "$datadir/postgresql.conf" \
         || echo "include_if_exists = 'pg_flake_server.conf'" >> "$datadir/postgresql.conf"
-    extra=$(printf '%s\n' "$@")
+    extra=$(printf '%s\n' "port = $port" "$@")
     if [ "$extra" != "$(cat "$datadir/pg_flake_server.conf" 2>/dev/null)" ]; then
         printf '%s\n' "$extra" > "$datadir/pg_flake_server.conf"
         chown postgres:postgres "$datadir/pg_flake_server.conf"
@@ -42,9 +43,12 @@ start)
         && [ "$library" -nt "$datadir/postmaster.pid" ]; then
         as_postgres "$BIN/pg_ctl" -D "$datadir" -m fast -w restart -l "$datadir/server.log" >/dev/null
     fi
-    # Our ports lie in Linux's ephemeral range (32768-60999), so a client
-    # connection's local end (or its TIME_WAIT, up to 60 s) can hold the port
-    # for a moment: retry while that is why the start failed.
+    # The project's ports (254xx) lie below Linux's ephemeral range
+    # (32768-60999), so no client connection's local end takes them; a port
+    # can still be held for a moment by a server of ours that is going away.
+    # Retry while that is why the start failed, and keep each failed
+    # attempt's log apart: server.log holds only the running server's lines
+    # (tests count the ERROR lines in it).
     for attempt in $(seq 1 30); do
         if as_postgres "$BIN/pg_ctl" -D "$datadir" status >/dev/null 2>&1; then
             break
@@ -56,6 +60,7 @@ start)
             echo "pg-server.sh: could not start the server in $datadir (see $datadir/server.log)" >&2
             exit 1
         fi
+        mv "$datadir/server.log" "$datadir/server.log.failed-start-$attempt"
         echo "pg-server.sh: port $port is in use by another socket, retrying in 2 s" >&2
         sleep 2
     done

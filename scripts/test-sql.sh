@@ -11,7 +11,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PG_BIN=${PG_BIN:-/usr/lib/postgresql/15/bin}
-PORT=${PG_FLAKE_TEST_PORT:-54330}
+PORT=${PG_FLAKE_TEST_PORT:-25430}
 DATA=${PG_FLAKE_TEST_DATA:-/tmp/pg_flake-test-data}
 BACKEND_PORT=${PG_FLAKE_TEST_BACKEND_PORT:-$((PORT + 1))}
 BACKEND_DATA=${PG_FLAKE_TEST_BACKEND_DATA:-$DATA-backend}
