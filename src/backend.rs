@@ -11,9 +11,8 @@ use flake_core::generator::{SharedGenerator, SlotGenerator, SHARED_SLOT};
 use flake_core::random::OsRandom;
 use flake_core::Error;
 use pgrx::prelude::*;
-use pgrx::spinlock::PgSpinLock;
 use pgrx::{PGRXSharedMemory, PgAtomic, PgSharedMemoryInitialization};
-use std::cell::RefCell;
+use std::cell::{RefCell, UnsafeCell};
 use std::ffi::CStr;
 use std::thread::LocalKey;
 use std::time::Duration;
@@ -36,14 +35,14 @@ pub fn slot() -> (u32, u32) {
 /// A coordination-based generator of one format (`sql-api.md` §4–§5): one per
 /// backend in `local`, or, when pg_flake is preloaded (shared mode), one for
 /// the whole server in shared memory, behind a spinlock (`PgAtomic` only
-/// places the `PgSpinLock` in shared memory). Declare it with
+/// places the [`SpinLocked`] value in shared memory). Declare it with
 /// [`generator!`](crate::generator) and register it in `_PG_init`.
 ///
 /// The spinlock is held for one step of the sequencer, tens of instructions;
 /// an LWLock was measured as well and was no faster (`docs/BENCHMARKS.md`).
 pub struct Generator<G: 'static> {
     local: &'static LocalKey<RefCell<Option<G>>>,
-    shared: PgAtomic<PgSpinLock<Shared<G>>>,
+    shared: PgAtomic<SpinLocked<Shared<G>>>,
 }
 
 /// A server-wide generator as it lives in shared memory.
@@ -169,7 +168,80 @@ impl<G: SlotGenerator> PgSharedMemoryInitialization for Generator<G> {
 
     unsafe fn on_shmem_startup(&'static self, value: Shared<G>) {
         // SAFETY: called from the shared-memory startup hook, as required.
-        unsafe { self.shared.on_shmem_startup(PgSpinLock::new(value)) }
+        unsafe { self.shared.on_shmem_startup(SpinLocked::new(value)) }
+    }
+}
+
+/// A value in shared memory behind one of PostgreSQL's spinlocks, like
+/// pgrx's `PgSpinLock`, but taken and released through pgrx's C shims
+/// directly rather than its guarded bindings: neither can raise an ERROR (a
+/// stuck spinlock is a PANIC, which ends the process), so the guard's
+/// `sigsetjmp` and thread check around each call (about a tenth of the cost
+/// of a shared-mode ID) protect against nothing here.
+pub struct SpinLocked<T> {
+    lock: UnsafeCell<pg_sys::slock_t>,
+    data: UnsafeCell<T>,
+}
+
+extern "C" {
+    // pgrx's C shims (pgrx-cshim.c) over PostgreSQL's SpinLock macros, the
+    // same symbols its guarded `pg_sys::SpinLock*` call.
+    #[link_name = "SpinLockInit__pgrx_cshim"]
+    fn spin_lock_init(lock: *mut pg_sys::slock_t);
+    #[link_name = "SpinLockAcquire__pgrx_cshim"]
+    fn spin_lock_acquire(lock: *mut pg_sys::slock_t);
+    #[link_name = "SpinLockRelease__pgrx_cshim"]
+    fn spin_lock_release(lock: *mut pg_sys::slock_t);
+}
+
+// SAFETY: the data is reached only under the lock; `T` is shared-memory safe.
+unsafe impl<T: PGRXSharedMemory> PGRXSharedMemory for SpinLocked<T> {}
+// SAFETY: as above.
+unsafe impl<T: PGRXSharedMemory> Sync for SpinLocked<T> {}
+
+impl<T> SpinLocked<T> {
+    fn new(value: T) -> Self {
+        let locked = SpinLocked {
+            lock: UnsafeCell::new(Default::default()),
+            data: UnsafeCell::new(value),
+        };
+        // SAFETY: initialises the lock it owns.
+        unsafe { spin_lock_init(locked.lock.get()) };
+        locked
+    }
+
+    #[inline]
+    fn lock(&self) -> SpinLockGuard<'_, T> {
+        // SAFETY: the lock was initialised in `new`; it cannot raise.
+        unsafe { spin_lock_acquire(self.lock.get()) };
+        SpinLockGuard { locked: self }
+    }
+}
+
+struct SpinLockGuard<'a, T> {
+    locked: &'a SpinLocked<T>,
+}
+
+impl<T> std::ops::Deref for SpinLockGuard<'_, T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        // SAFETY: the guard holds the lock.
+        unsafe { &*self.locked.data.get() }
+    }
+}
+
+impl<T> std::ops::DerefMut for SpinLockGuard<'_, T> {
+    fn deref_mut(&mut self) -> &mut T {
+        // SAFETY: the guard holds the lock, and `&mut self` makes it unique.
+        unsafe { &mut *self.locked.data.get() }
+    }
+}
+
+impl<T> Drop for SpinLockGuard<'_, T> {
+    #[inline]
+    fn drop(&mut self) {
+        // SAFETY: the guard holds the lock; releasing cannot raise.
+        unsafe { spin_lock_release(self.locked.lock.get()) };
     }
 }
 

@@ -22,10 +22,9 @@
 //! (`tests/regress/sql/catalog.sql` pins that catalog).
 
 use crate::errors::{raise, OrRaise};
-use flake_core::sortkey::abbreviation;
+use flake_core::sortkey::Abbreviator;
 use flake_core::{Error, FlakeId, TextBuffer, MAX_TEXT_LEN};
 use pgrx::prelude::*;
-use pgrx::PgMemoryContexts;
 use std::ffi::{c_int, c_void, CStr};
 
 /// How a type reads `bytea::T`: the binary wire format (`FlakeId::from_wire`,
@@ -41,10 +40,33 @@ pub trait FromBinary: FlakeId {
 /// A datum pointing at a palloc'd copy of `bytes`.
 #[inline]
 pub fn datum_of(bytes: &[u8]) -> pg_sys::Datum {
-    // SAFETY: CurrentMemoryContext is always valid inside a function call.
-    let out = unsafe { PgMemoryContexts::CurrentMemoryContext.palloc_slice::<u8>(bytes.len()) };
-    out.copy_from_slice(bytes);
-    pg_sys::Datum::from(out.as_mut_ptr())
+    // SAFETY: CurrentMemoryContext is always valid inside a function call;
+    // the allocation has room for the bytes.
+    unsafe {
+        let out = palloc_or_null(pg_sys::CurrentMemoryContext, bytes.len(), MCXT_ALLOC_NO_OOM);
+        let out = if out.is_null() {
+            // Out of memory: the guarded call raises PostgreSQL's ERROR.
+            pg_sys::palloc(bytes.len())
+        } else {
+            out
+        };
+        std::ptr::copy_nonoverlapping(bytes.as_ptr(), out.cast::<u8>(), bytes.len());
+        pg_sys::Datum::from(out)
+    }
+}
+
+const MCXT_ALLOC_NO_OOM: c_int = pg_sys::MCXT_ALLOC_NO_OOM as c_int;
+
+extern "C" {
+    // PostgreSQL's allocator called without pgrx's guard (its `sigsetjmp`
+    // and thread check cost as much as the allocation): with
+    // MCXT_ALLOC_NO_OOM and a small size it cannot raise, it returns NULL.
+    #[link_name = "MemoryContextAllocExtended"]
+    fn palloc_or_null(
+        context: pg_sys::MemoryContext,
+        size: usize,
+        flags: c_int,
+    ) -> *mut std::ffi::c_void;
 }
 
 /// The value a datum of type `T` points at.
@@ -424,33 +446,37 @@ unsafe extern "C-unwind" fn compare_keys<T: FlakeId>(
     unsafe { key_at::<T>(a).cmp(&key_at::<T>(b)) as c_int }
 }
 
-/// The first value a sort abbreviated, kept in `ssup_extra` (as two
-/// halves: palloc guarantees 8-byte alignment, a u128 wants 16).
-#[derive(Clone, Copy)]
-struct AbbreviationBase {
-    set: bool,
-    high: u64,
-    low: u64,
+/// A sort's [`Abbreviator`], made from the first value it abbreviates. It
+/// lives in `ssup_extra`, in the sort's memory context, at a 16-byte
+/// boundary of its own (palloc guarantees 8, a u128 wants 16).
+type SortAbbreviator<T> = Option<Abbreviator<T>>;
+
+unsafe fn new_sort_abbreviator<T: FlakeId>(cxt: pg_sys::MemoryContext) -> *mut SortAbbreviator<T> {
+    let align = std::mem::align_of::<SortAbbreviator<T>>();
+    // SAFETY: a fresh allocation with room to move up to the alignment.
+    unsafe {
+        let raw =
+            pg_sys::MemoryContextAlloc(cxt, std::mem::size_of::<SortAbbreviator<T>>() + align);
+        let state = raw
+            .cast::<u8>()
+            .add(raw.cast::<u8>().align_offset(align))
+            .cast::<SortAbbreviator<T>>();
+        state.write(None);
+        state
+    }
 }
 
 unsafe extern "C-unwind" fn abbreviate<T: FlakeId>(
     original: pg_sys::Datum,
     ssup: pg_sys::SortSupport,
 ) -> pg_sys::Datum {
-    // SAFETY: sortsupport set ssup_extra to an AbbreviationBase in the sort's
+    // SAFETY: sortsupport set ssup_extra to a SortAbbreviator in the sort's
     // memory context; the datum points at a T.
     unsafe {
-        let state = &mut *(*ssup).ssup_extra.cast::<AbbreviationBase>();
+        let state = &mut *(*ssup).ssup_extra.cast::<SortAbbreviator<T>>();
         let value = key_at::<T>(original);
-        if !state.set {
-            *state = AbbreviationBase {
-                set: true,
-                high: (value >> 64) as u64,
-                low: value as u64,
-            };
-        }
-        let base = u128::from(state.high) << 64 | u128::from(state.low);
-        pg_sys::Datum::from(abbreviation(value, base) as usize)
+        let abbreviator = state.get_or_insert_with(|| Abbreviator::new(value));
+        pg_sys::Datum::from(abbreviator.abbreviate(value) as usize)
     }
 }
 
@@ -491,14 +517,7 @@ pub fn sortsupport<T: FlakeId>(mut ssup: pgrx::Internal) {
         };
         ssup.comparator = Some(compare_keys::<T>);
         if ssup.abbreviate && std::mem::size_of::<pg_sys::Datum>() == 8 {
-            let state =
-                pg_sys::MemoryContextAlloc(ssup.ssup_cxt, std::mem::size_of::<AbbreviationBase>())
-                    .cast::<AbbreviationBase>();
-            state.write(AbbreviationBase {
-                set: false,
-                high: 0,
-                low: 0,
-            });
+            let state = new_sort_abbreviator::<T>(ssup.ssup_cxt);
             ssup.ssup_extra = state.cast::<c_void>();
             ssup.abbrev_converter = Some(abbreviate::<T>);
             ssup.abbrev_abort = Some(keep_abbreviating);

@@ -22,7 +22,8 @@ crate::fixed_id!(
     12,
     "distributed_id",
     valid = |id: DistributedId| DistributedId::from_bytes_checked(id.0),
-    text = DistributedId::text_into
+    text = DistributedId::text_into,
+    server_field = None
 );
 
 /// 1900-01-01T00:00:00Z in milliseconds since the Unix epoch.

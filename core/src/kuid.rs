@@ -229,7 +229,18 @@ pub fn kuid64_decode(text: &str) -> Result<i64> {
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Kuid96([u8; 12]);
 
-crate::fixed_id!(Kuid96, 12, "kuid96");
+// The node fingerprint, where the default interval puts it (the interval
+// is not stored in the value; any position keeps the order, this one keeps
+// the sequence of IDs made with the default).
+crate::fixed_id!(
+    Kuid96,
+    12,
+    "kuid96",
+    server_field = Some(crate::sortkey::ServerField {
+        shift: low_bits(DEFAULT_INTERVAL),
+        width: 32
+    })
+);
 
 /// The fields of a kuid96 read with one interval.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

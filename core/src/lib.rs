@@ -63,6 +63,10 @@ pub trait FlakeId:
     /// The canonical text (what `Display` writes, always ASCII) into `out`
     /// without allocating or formatting; returns its length.
     fn encode_text(&self, out: &mut TextBuffer) -> usize;
+    /// The field that one generating server writes the same into every ID
+    /// it makes, if the format has one below its time: abbreviated sort keys
+    /// ([`sortkey`]) set it aside to reach the sequence below it.
+    const SERVER_FIELD: Option<sortkey::ServerField>;
 }
 
 /// Declares the common surface of a fixed-length identifier: byte access,
@@ -71,24 +75,33 @@ pub trait FlakeId:
 #[macro_export]
 #[doc(hidden)]
 macro_rules! fixed_id {
+    // A type whose text is its fixed-width `encode()` array, every byte
+    // string of its length a value.
     ($ty:ident, $len:literal, $sql:literal) => {
-        $crate::fixed_id!($ty, $len, $sql, valid = Ok);
+        $crate::fixed_id!($ty, $len, $sql, server_field = None);
     };
-    // A type whose text is its fixed-width `encode()` array.
-    ($ty:ident, $len:literal, $sql:literal, valid = $valid:expr) => {
+    ($ty:ident, $len:literal, $sql:literal, server_field = $field:expr) => {
         $crate::fixed_id!(
             $ty,
             $len,
             $sql,
-            valid = $valid,
+            valid = Ok,
             text = |id: &$ty, out: &mut $crate::TextBuffer| {
                 let text = id.encode();
                 out[..text.len()].copy_from_slice(&text);
                 text.len()
-            }
+            },
+            server_field = $field
         );
     };
-    ($ty:ident, $len:literal, $sql:literal, valid = $valid:expr, text = $text:expr) => {
+    (
+        $ty:ident,
+        $len:literal,
+        $sql:literal,
+        valid = $valid:expr,
+        text = $text:expr,
+        server_field = $field:expr
+    ) => {
         impl $ty {
             pub const LEN: usize = $len;
             pub const fn from_bytes(bytes: [u8; $len]) -> Self {
@@ -105,6 +118,7 @@ macro_rules! fixed_id {
         impl $crate::FlakeId for $ty {
             const TYPE_NAME: &'static str = $sql;
             const LEN: usize = $len;
+            const SERVER_FIELD: Option<$crate::sortkey::ServerField> = $field;
             fn from_slice(bytes: &[u8]) -> $crate::Result<Self> {
                 <[u8; $len]>::try_from(bytes)
                     .map($ty)

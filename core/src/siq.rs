@@ -15,7 +15,16 @@ use std::str::FromStr;
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Siq([u8; 14]);
 
-crate::fixed_id!(Siq, 14, "siq");
+// Shard and domain hash: one server's, between the ticks and the serial.
+crate::fixed_id!(
+    Siq,
+    14,
+    "siq",
+    server_field = Some(crate::sortkey::ServerField {
+        shift: 16,
+        width: 40
+    })
+);
 
 const TYPE_NAME: &str = "siq";
 

@@ -13,7 +13,17 @@ use std::str::FromStr;
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Sno([u8; 10]);
 
-crate::fixed_id!(Sno, 10, "sno");
+// The partition: one server's, between the time and meta byte and the
+// sequence.
+crate::fixed_id!(
+    Sno,
+    10,
+    "sno",
+    server_field = Some(crate::sortkey::ServerField {
+        shift: 16,
+        width: 16
+    })
+);
 
 /// 2010-01-01T00:00:00Z in nanoseconds since the Unix epoch.
 pub const EPOCH_NANOS: i128 = 1_262_304_000_000_000_000;

@@ -2,9 +2,14 @@
 //! of up to 128 bits, for sorts that compare the summaries first and the full
 //! values only on ties (PostgreSQL's abbreviated keys).
 
+use crate::FlakeId;
+use std::cmp::Ordering;
+use std::marker::PhantomData;
+
 /// The order-preserving code of a distance `m`, below 73 · 2^56 < 2^63:
 /// exact below 2^56; beyond that the bit length minus 56 (1–72) above the
 /// 56 bits after the leading one. `m1 <= m2` implies `code(m1) <= code(m2)`.
+#[inline(always)]
 pub fn distance_code(m: u128) -> u64 {
     const EXACT: u32 = 56;
     if m < 1 << EXACT {
@@ -25,11 +30,115 @@ pub fn distance_code(m: u128) -> u64 {
 /// same sort keeps them apart: values within 2^56 of the base are exact,
 /// farther ones keep the 56 bits below their distance's leading one (which
 /// for a span of seconds still reaches below the time fields).
+#[inline(always)]
 pub fn abbreviation(value: u128, base: u128) -> u64 {
     const MIDDLE: u64 = 1 << 63;
+    const EXACT: u128 = 1 << 56;
+    // Within 2^56 either side the code is the distance itself: one test
+    // that a sort of shuffled values predicts, where `value >= base`
+    // would be a coin toss.
+    // (The borrow tells a distance below 2^56 from one that wrapped.)
+    let (difference, below) = value.overflowing_sub(base);
+    if difference.wrapping_add(EXACT) < 2 * EXACT && below == (difference >> 127 == 1) {
+        return MIDDLE.wrapping_add(difference as u64);
+    }
     if value >= base {
         MIDDLE + distance_code(value - base)
     } else {
         MIDDLE - distance_code(base - value)
+    }
+}
+
+/// A field that one generating server writes the same into every ID it
+/// makes (SIQ's shard and domain hash, sno's partition): `width` bits,
+/// `shift` bits above the least significant end.
+///
+/// Such a field sits between the time and the sequence, so the 56 bits an
+/// [`abbreviation`] keeps of a distance spanning seconds (SIQ) or minutes
+/// (sno) end inside it, and every ID of one time unit ties. [`collapse`]
+/// replaces it by how it compares with the sort's first value: the IDs of
+/// that value's server then keep their sequence.
+///
+/// [`collapse`]: ServerField::collapse
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ServerField {
+    pub shift: u32,
+    pub width: u32,
+}
+
+impl ServerField {
+    /// `value` with the field replaced by two bits saying how it compares
+    /// with `base`'s field (0 below, 1 equal, 2 above), and the bits below
+    /// the field kept only where equal. A non-decreasing function of
+    /// `value` (values that differ above the field keep that order; with the
+    /// same bits above, a smaller field gives a smaller or equal class, and
+    /// within the equal class the bits below decide), and strictly
+    /// increasing among the values whose field equals `base`'s.
+    ///
+    /// Needs `width >= 2` and `shift + width < 128`.
+    #[inline(always)]
+    pub const fn collapse(self, value: u128, base: u128) -> u128 {
+        let field = ((1 << self.width) - 1) << self.shift;
+        let below = (1 << self.shift) - 1;
+        let (class, rest) = match cmp(value & field, base & field) {
+            Ordering::Less => (0, 0),
+            Ordering::Equal => (1, value & below),
+            Ordering::Greater => (2, 0),
+        };
+        ((value >> (self.shift + self.width)) << 2 | class) << self.shift | rest
+    }
+}
+
+const fn cmp(a: u128, b: u128) -> Ordering {
+    if a < b {
+        Ordering::Less
+    } else if a == b {
+        Ordering::Equal
+    } else {
+        Ordering::Greater
+    }
+}
+
+/// The abbreviated key of an ID `value` in a sort whose first value was
+/// `base`, for a format with the given [`ServerField`].
+#[inline(always)]
+pub fn abbreviation_of(value: u128, base: u128, field: Option<ServerField>) -> u64 {
+    let key = |v| match field {
+        Some(field) => field.collapse(v, base),
+        None => v,
+    };
+    abbreviation(key(value), key(base))
+}
+
+/// The abbreviations of one sort of `T` values (their big-endian bytes as
+/// integers): [`abbreviation_of`] with `T`'s field as a constant and the
+/// base's own key worked out once.
+pub struct Abbreviator<T> {
+    base: u128,
+    base_key: u128,
+    format: PhantomData<T>,
+}
+
+impl<T: FlakeId> Abbreviator<T> {
+    #[inline(always)]
+    pub fn new(base: u128) -> Self {
+        Abbreviator {
+            base,
+            base_key: Self::key(base, base),
+            format: PhantomData,
+        }
+    }
+
+    #[inline(always)]
+    pub fn abbreviate(&self, value: u128) -> u64 {
+        abbreviation(Self::key(value, self.base), self.base_key)
+    }
+
+    #[inline(always)]
+    fn key(value: u128, base: u128) -> u128 {
+        match T::SERVER_FIELD {
+            Some(field) => field.collapse(value, base),
+            None => value,
+        }
     }
 }

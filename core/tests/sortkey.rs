@@ -2,7 +2,11 @@
 //! index built with them would be corrupt otherwise), and keep values near
 //! the base apart.
 
-use flake_core::sortkey::{abbreviation, distance_code};
+use flake_core::kuid::Kuid96;
+use flake_core::siq::Siq;
+use flake_core::sno::Sno;
+use flake_core::sortkey::{abbreviation, abbreviation_of, distance_code, ServerField};
+use flake_core::FlakeId;
 use proptest::prelude::*;
 
 fn monotone(a: u128, b: u128, base: u128) {
@@ -65,5 +69,97 @@ proptest! {
         if base >= 1 << 56 {
             prop_assert_ne!(abbreviation(base - d1 as u128, base), abbreviation(base - d2 as u128, base));
         }
+    }
+}
+
+fn monotone_with(a: u128, b: u128, base: u128, field: Option<ServerField>) {
+    let (lo, hi) = if a <= b { (a, b) } else { (b, a) };
+    assert!(
+        abbreviation_of(lo, base, field) <= abbreviation_of(hi, base, field),
+        "{lo:#x} <= {hi:#x} but abbreviations disagree (base {base:#x}, {field:?})"
+    );
+}
+
+/// Any field of at least 2 bits, anywhere with room above it.
+fn any_field() -> impl Strategy<Value = ServerField> {
+    (2u32..=64, 0u32..=125).prop_map(|(width, shift)| ServerField {
+        width,
+        shift: shift.min(127 - width),
+    })
+}
+
+/// The formats' own fields.
+const FORMAT_FIELDS: [(&str, Option<ServerField>); 3] = [
+    ("siq", Siq::SERVER_FIELD),
+    ("sno", Sno::SERVER_FIELD),
+    ("kuid96", Kuid96::SERVER_FIELD),
+];
+
+#[test]
+fn format_fields_lie_inside_their_values() {
+    for (name, field) in FORMAT_FIELDS {
+        let field = field.unwrap_or_else(|| panic!("{name} declares its server field"));
+        assert!(field.width >= 2, "{name}");
+        let bits = match name {
+            "siq" => 112,
+            "sno" => 80,
+            _ => 96,
+        };
+        assert!(
+            field.shift + field.width < bits,
+            "{name}: the time lies above the field"
+        );
+    }
+}
+
+proptest! {
+    #[test]
+    fn collapsing_keeps_the_order(a in any::<u128>(), b in any::<u128>(), base in any::<u128>(),
+                                  field in any_field()) {
+        monotone_with(a, b, base, Some(field));
+    }
+
+    /// Values that share the bits above the field, or the field itself with
+    /// the base, are where the classes meet: the random cases above rarely
+    /// land there.
+    #[test]
+    fn collapsing_keeps_the_order_at_the_seams(base in any::<u128>(), field in any_field(),
+                                               x in any::<u128>(), y in any::<u128>(),
+                                               same_field in any::<bool>()) {
+        let mask = ((1u128 << field.width) - 1) << field.shift;
+        let above = !((1u128 << (field.shift + field.width)) - 1);
+        let mut a = (base & above) | (x & !above);
+        let mut b = (base & above) | (y & !above);
+        if same_field {
+            a = (a & !mask) | (base & mask);
+            b = (b & !mask) | (base & mask);
+        }
+        monotone_with(a, b, base, Some(field));
+        monotone_with(a, base, base, Some(field));
+    }
+
+    /// The IDs of the base's server keep their sequence: a sort of one
+    /// server's SIQs over a minute, 2^22 ticks, never falls back to the
+    /// full comparison.
+    #[test]
+    fn one_servers_siqs_stay_apart(base_ticks in 0u128..(1 << 50), node in any::<u64>(),
+                                   t1 in 0u128..(1 << 22), t2 in 0u128..(1 << 22),
+                                   s1 in any::<u16>(), s2 in any::<u16>()) {
+        prop_assume!((t1, s1) != (t2, s2));
+        let field = Siq::SERVER_FIELD;
+        let node = u128::from(node) & ((1 << 40) - 1);
+        let id = |t: u128, s: u16| (base_ticks + t) << 56 | node << 16 | u128::from(s);
+        let base = id(0, 0);
+        prop_assert_ne!(abbreviation_of(id(t1, s1), base, field),
+                        abbreviation_of(id(t2, s2), base, field));
+        monotone_with(id(t1, s1), id(t2, s2), base, field);
+    }
+
+    /// Without the collapse, those SIQs tie within a tick.
+    #[test]
+    fn siqs_tie_within_a_tick_without_it(base_ticks in 0u128..(1 << 50), node in 1u128..(1 << 40),
+                                         t in (1u128 << 20)..(1 << 22), s1 in any::<u16>(), s2 in any::<u16>()) {
+        let id = |t: u128, s: u16| (base_ticks + t) << 56 | node << 16 | u128::from(s);
+        prop_assert_eq!(abbreviation(id(t, s1), id(0, 0)), abbreviation(id(t, s2), id(0, 0)));
     }
 }
