@@ -33,7 +33,7 @@ N_GEN = 20_000 if QUICK else 2_000_000          # calls per generation query
 GEN_REPS = 2 if QUICK else 5                     # median of
 N_ROWS = 50_000 if QUICK else 5_000_000          # rows inserted and sorted
 INSERT_REPS = int(os.environ.get("BENCH_INSERT_REPS", "1"))
-SORT_REPS = 2 if QUICK else 3
+SORT_REPS = 2 if QUICK else 5
 SORT_WORK_MEM = "2GB"
 LOOKUP_KEYS = min(100_000, N_ROWS)               # keys pgbench picks from
 LOOKUP_CLIENTS = 4
@@ -139,9 +139,34 @@ def psql(sql, db=DB):
     return r.stdout
 
 
+# The vCPUs of a virtual machine need not run at the same speed (on the
+# machine of the published run one was up to a third slower than the other,
+# by turns): every timed session's backend runs on the same CPU, so that a
+# function and the baselines it is compared with are timed on the same one.
+PIN_CPU = os.environ.get("BENCH_CPU", "0")
+
+
+def pinned_session(db=DB):
+    """A psql session whose backend is pinned to PIN_CPU (where taskset exists)."""
+    cmd = [f"{PG_BIN}/psql", "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1",
+           "-h", "127.0.0.1", "-p", PORT, "-U", "postgres", "-d", db]
+    session = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    session.stdin.write("SELECT pg_backend_pid();\n")
+    session.stdin.flush()
+    pid = session.stdout.readline().strip()
+    if shutil.which("taskset"):
+        subprocess.run(["taskset", "-pc", PIN_CPU, pid], check=True, capture_output=True)
+    return session
+
+
 def timed(statement, setup=""):
-    """Milliseconds of `statement` by psql's \\timing, after `setup` in the same session."""
-    out = psql(f"{setup}\n\\timing on\n{statement}\n")
+    """Milliseconds of `statement` by psql's \\timing, after `setup` in the same
+    session, its backend on PIN_CPU."""
+    session = pinned_session()
+    out, err = session.communicate(f"{setup}\n\\timing on\n{statement}\n")
+    if session.returncode != 0:
+        sys.exit(f"bench: psql failed:\n{err}\nSQL:\n{statement}")
     times = re.findall(r"^Time: ([0-9.]+) ms", out, re.M)
     if not times:
         sys.exit(f"bench: no timing for {statement}:\n{out}")
@@ -350,6 +375,10 @@ def phase_codecs():
     env = dict(os.environ, CRITERION_HOME=home)
     cmd = ["cargo", "bench", "-p", "flake-core", "--bench", "codecs", "--",
            "--warm-up-time", "1", "--measurement-time", "1" if QUICK else "3", "--noplot"]
+    # Built first, then run on PIN_CPU like the SQL sessions.
+    subprocess.run(cmd[:cmd.index("--")] + ["--no-run"], cwd=ROOT, env=env, capture_output=True, check=True)
+    if shutil.which("taskset"):
+        cmd = ["taskset", "-c", PIN_CPU] + cmd
     log("running: " + " ".join(cmd))
     r = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True)
     with open(os.path.join(OUT, "codecs.log"), "w") as f:
@@ -506,7 +535,10 @@ def report(results, elapsed):
       f"(`$BENCH_DATA`, default `/tmp/pg_flake-bench-data`), 127.0.0.1:{PORT}, as the `postgres` user. "
       "First **not preloaded** (per-backend generators: every row unless it says *shared mode*), then restarted "
       "with `shared_preload_libraries = 'pg_flake'` for the shared-mode rows. pgbench and psql run on the same "
-      "machine and share its CPUs with the server. Settings as the server reported them:")
+      "machine and share its CPUs with the server. Every single-session measurement (generation, insert, sort) "
+      f"pins its backend to CPU {PIN_CPU} (`taskset`; `BENCH_CPU`), and the codec benchmarks run there too: "
+      "the two vCPUs of this machine differ in speed by up to a third, by turns, and a function and its "
+      "baselines should be timed on the same one. Settings as the server reported them:")
     w("")
     w("  ```")
     for s in results["server"]["settings"]:

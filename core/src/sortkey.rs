@@ -33,20 +33,16 @@ pub fn distance_code(m: u128) -> u64 {
 #[inline(always)]
 pub fn abbreviation(value: u128, base: u128) -> u64 {
     const MIDDLE: u64 = 1 << 63;
-    const EXACT: u128 = 1 << 56;
-    // Within 2^56 either side the code is the distance itself: one test
-    // that a sort of shuffled values predicts, where `value >= base`
-    // would be a coin toss.
-    // (The borrow tells a distance below 2^56 from one that wrapped.)
+    // Branch-free in the side of the base: in a sort of shuffled values
+    // `value >= base` is a coin toss, and a mispredicted branch per value
+    // costs more than the rest of the abbreviation. `sign` is all ones
+    // below the base, and `(x ^ sign) - sign` negates x there.
     let (difference, below) = value.overflowing_sub(base);
-    if difference.wrapping_add(EXACT) < 2 * EXACT && below == (difference >> 127 == 1) {
-        return MIDDLE.wrapping_add(difference as u64);
-    }
-    if value >= base {
-        MIDDLE + distance_code(value - base)
-    } else {
-        MIDDLE - distance_code(base - value)
-    }
+    let sign = u64::from(below).wrapping_neg();
+    let wide_sign = u128::from(sign) << 64 | u128::from(sign);
+    let distance = (difference ^ wide_sign).wrapping_sub(wide_sign);
+    let code = distance_code(distance);
+    MIDDLE.wrapping_add((code ^ sign).wrapping_sub(sign))
 }
 
 /// A field that one generating server writes the same into every ID it
