@@ -130,10 +130,13 @@ def save(results):
     os.replace(RESULTS + ".tmp", RESULTS)
 
 
+def psql_command(db=DB):
+    return [f"{PG_BIN}/psql", "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1",
+            "-h", "127.0.0.1", "-p", PORT, "-U", "postgres", "-d", db]
+
+
 def psql(sql, db=DB):
-    cmd = [f"{PG_BIN}/psql", "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1",
-           "-h", "127.0.0.1", "-p", PORT, "-U", "postgres", "-d", db]
-    r = subprocess.run(cmd, input=sql, capture_output=True, text=True)
+    r = subprocess.run(psql_command(db), input=sql, capture_output=True, text=True)
     if r.returncode != 0:
         sys.exit(f"bench: psql failed:\n{r.stderr}\nSQL:\n{sql}")
     return r.stdout
@@ -148,9 +151,7 @@ PIN_CPU = os.environ.get("BENCH_CPU", "0")
 
 def pinned_session(db=DB):
     """A psql session whose backend is pinned to PIN_CPU (where taskset exists)."""
-    cmd = [f"{PG_BIN}/psql", "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1",
-           "-h", "127.0.0.1", "-p", PORT, "-U", "postgres", "-d", db]
-    session = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+    session = subprocess.Popen(psql_command(db), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True)
     session.stdin.write("SELECT pg_backend_pid();\n")
     session.stdin.flush()

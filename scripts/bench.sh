@@ -18,15 +18,7 @@ export BENCH_DATA=${BENCH_DATA:-/tmp/pg_flake-bench-data}
 export BENCH_OUT=${BENCH_OUT:-/tmp/pg_flake-bench}
 
 # Tools: gnuplot for the chart, python3 for the driver (Debian packages).
-missing=()
-for pkg in gnuplot-nox python3; do
-    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-    echo "bench: installing ${missing[*]}"
-    apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
-fi
+scripts/apt-install.sh bench gnuplot-nox python3
 
 # The fixed server settings: PostgreSQL 15's defaults written out (so a
 # changed default or a site config cannot move the figures), plus

@@ -5,15 +5,8 @@ set -euo pipefail
 PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}
 PGRX_VERSION=0.18.1
 
-missing=()
-for pkg in postgresql-15 postgresql-contrib postgresql-server-dev-15 libclang-dev clang sudo; do
-    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-    echo "prereqs: installing ${missing[*]}"
-    apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
-fi
+"$(dirname "$0")/apt-install.sh" prereqs \
+    postgresql-15 postgresql-contrib postgresql-server-dev-15 libclang-dev clang sudo
 
 if ! cargo pgrx --version 2>/dev/null | grep -q " $PGRX_VERSION\$"; then
     echo "prereqs: installing cargo-pgrx $PGRX_VERSION (a few minutes)"

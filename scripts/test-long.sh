@@ -318,7 +318,8 @@ part_nodes() {
     check "every generating connection succeeded" "$([ "$rc" = 0 ] && echo t || echo f)"
     echo "generated $((3 * NODE_IDS * ${#COORDINATED[@]})) IDs in $gen_s s"
 
-    # Publisher counts and a digest of each table, to compare with what arrives.
+    # Publisher counts and a digest of each table, to compare with what
+    # arrives (the same query runs on the subscriber below).
     local digest_sql=""
     for f in "${COORDINATED[@]}"; do
         name=$(field 1 "$f")
@@ -349,12 +350,7 @@ part_nodes() {
         LEFT JOIN pg_stat_subscription st ON st.subid = s.oid AND st.relid IS NULL ORDER BY 1"
 
     echo "rows per format and origin (publisher / subscriber, digests of the sorted IDs):"
-    local sub_sql=""
-    for f in "${COORDINATED[@]}"; do
-        name=$(field 1 "$f")
-        sub_sql+="${sub_sql:+ UNION ALL }SELECT '$name', origin, count(*), md5(string_agg(id::text, ',' ORDER BY id)) FROM ids_$name GROUP BY origin"
-    done
-    psql_at "$sub_port" -c "CREATE TABLE arrived AS SELECT * FROM ($sub_sql) a (format, origin, rows, digest)" \
+    psql_at "$sub_port" -c "CREATE TABLE arrived AS SELECT * FROM ($digest_sql) a (format, origin, rows, digest)" \
         -c "SELECT format, origin, p.rows AS published, a.rows AS arrived, p.digest = a.digest AS same_ids
             FROM published p FULL JOIN arrived a USING (format, origin) ORDER BY format, origin"
     check "each publisher made $NODE_IDS IDs of each format" \

@@ -73,10 +73,10 @@ impl ServerField {
     ///
     /// Needs `width >= 2` and `shift + width < 128`.
     #[inline(always)]
-    pub const fn collapse(self, value: u128, base: u128) -> u128 {
+    pub fn collapse(self, value: u128, base: u128) -> u128 {
         let field = ((1 << self.width) - 1) << self.shift;
         let below = (1 << self.shift) - 1;
-        let (class, rest) = match cmp(value & field, base & field) {
+        let (class, rest) = match (value & field).cmp(&(base & field)) {
             Ordering::Less => (0, 0),
             Ordering::Equal => (1, value & below),
             Ordering::Greater => (2, 0),
@@ -85,13 +85,13 @@ impl ServerField {
     }
 }
 
-const fn cmp(a: u128, b: u128) -> Ordering {
-    if a < b {
-        Ordering::Less
-    } else if a == b {
-        Ordering::Equal
-    } else {
-        Ordering::Greater
+/// `value` as its format's sort key sees it: collapsed around `base` where
+/// the format has a [`ServerField`], as it is otherwise.
+#[inline(always)]
+fn key(value: u128, base: u128, field: Option<ServerField>) -> u128 {
+    match field {
+        Some(field) => field.collapse(value, base),
+        None => value,
     }
 }
 
@@ -99,11 +99,7 @@ const fn cmp(a: u128, b: u128) -> Ordering {
 /// `base`, for a format with the given [`ServerField`].
 #[inline(always)]
 pub fn abbreviation_of(value: u128, base: u128, field: Option<ServerField>) -> u64 {
-    let key = |v| match field {
-        Some(field) => field.collapse(v, base),
-        None => v,
-    };
-    abbreviation(key(value), key(base))
+    abbreviation(key(value, base, field), key(base, base, field))
 }
 
 /// The abbreviations of one sort of `T` values (their big-endian bytes as
@@ -120,21 +116,13 @@ impl<T: FlakeId> Abbreviator<T> {
     pub fn new(base: u128) -> Self {
         Abbreviator {
             base,
-            base_key: Self::key(base, base),
+            base_key: key(base, base, T::SERVER_FIELD),
             format: PhantomData,
         }
     }
 
     #[inline(always)]
     pub fn abbreviate(&self, value: u128) -> u64 {
-        abbreviation(Self::key(value, self.base), self.base_key)
-    }
-
-    #[inline(always)]
-    fn key(value: u128, base: u128) -> u128 {
-        match T::SERVER_FIELD {
-            Some(field) => field.collapse(value, base),
-            None => value,
-        }
+        abbreviation(key(value, self.base, T::SERVER_FIELD), self.base_key)
     }
 }

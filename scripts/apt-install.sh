@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# apt-install.sh WHO PACKAGE...: installs those of the Debian packages that
+# are missing (as root), saying so under the caller's name; does nothing
+# when all are installed.
+set -euo pipefail
+who=$1
+shift
+missing=()
+for pkg in "$@"; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "$who: installing ${missing[*]}"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
