@@ -9,7 +9,9 @@
 #
 # Environment: BENCH_PORT (25440), BENCH_DATA (/tmp/pg_flake-bench-data),
 # BENCH_OUT (/tmp/pg_flake-bench: raw results and logs), BENCH_INSERT_REPS
-# (1), BENCH_QUICK=1 (a smoke run with small N; does not touch docs/).
+# (1), BENCH_CPU (0: the CPU every timed session's backend and the codec
+# benchmarks are pinned to), BENCH_QUICK=1 (a smoke run with small N; does
+# not touch docs/).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PG_BIN=${PG_BIN:-/usr/lib/postgresql/15/bin}
