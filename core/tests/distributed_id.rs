@@ -1,5 +1,6 @@
 mod common;
 
+use common::reference_generator::*;
 use common::*;
 use flake_core::alphanumeric;
 use flake_core::clock::ScriptedClock;
@@ -442,84 +443,58 @@ proptest! {
 
 // --- generator, with a scripted clock and scripted draws ----------------------
 
-/// A vector's clock reading (ms since 1900, before the lag) as Unix ns.
-fn clock_nanos(ms_since_1900: i128) -> i64 {
-    ((ms_since_1900 + EPOCH_UNIX_MILLIS as i128) * 1_000_000) as i64
+impl ReferenceGenerator for DistributedIdGenerator {
+    type Id = DistributedId;
+    const EPOCH_UNIX_MILLIS: i64 = EPOCH_UNIX_MILLIS;
+    fn fresh() -> Self {
+        Self::new()
+    }
+    /// The 6 CSPRNG bytes that make the 48-bit draw.
+    fn draw_bytes(draw: i128) -> Vec<u8> {
+        assert!(
+            (0..1 << 48).contains(&draw),
+            "draw {draw} does not fit 48 bits"
+        );
+        (draw as u64).to_le_bytes()[..6].to_vec()
+    }
+    fn generate(&mut self, clock: &mut ScriptedClock, random: &mut ScriptedRandom) -> Self::Id {
+        DistributedIdGenerator::generate(self, clock, random).unwrap()
+    }
+    fn last(&self) -> Option<Self::Id> {
+        DistributedIdGenerator::last(self)
+    }
+    fn timestamp_ms(id: &Self::Id) -> i128 {
+        id.timestamp_ms().into()
+    }
+    fn random(id: &Self::Id) -> i128 {
+        id.random().into()
+    }
+    fn unix_micros(id: &Self::Id) -> i64 {
+        id.unix_micros()
+    }
 }
 
-/// The 6 CSPRNG bytes that make the 48-bit draw `n`.
-fn draw_bytes(n: i128) -> Vec<u8> {
-    assert!((0..1 << 48).contains(&n), "draw {n} does not fit 48 bits");
-    (n as u64).to_le_bytes()[..6].to_vec()
-}
-
-/// One generator call: feeds the readings and the draw, checks that exactly
-/// the readings were consumed, and returns the ID with its sleep count.
-fn step(
-    g: &mut DistributedIdGenerator,
-    clock: &mut ScriptedClock,
-    readings_ms: &[i128],
-    draw: i128,
-) -> (DistributedId, u64) {
-    let pauses = clock.pauses;
-    clock.script(readings_ms.iter().map(|&ms| clock_nanos(ms)));
-    let mut random = ScriptedRandom::new([draw_bytes(draw)]);
-    let id = g.generate(clock, &mut random).unwrap();
-    assert!(clock.readings.is_empty(), "readings left over");
-    assert!(random.draws.is_empty());
-    (id, clock.pauses - pauses)
-}
+type Generator = DistributedIdGenerator;
 
 const T: i128 = 3_786_825_600_000; // 2020-01-01 in ms since 1900
 
 #[test]
 fn generator_scenarios() {
     let all = vectors("distributedid.jsonl");
-    let scenarios: Vec<_> = of_kind(&all, &["generator_sequence"])
-        .into_iter()
-        .filter(|v| v["case"] == "scenario")
-        .collect();
-    assert_eq!(scenarios.len(), 6);
-    for v in scenarios {
-        let n = name(v);
-        assert_eq!(int(&v["initial_previous_timestamp_ms"]), 0);
-        let mut g = DistributedIdGenerator::new();
-        assert_eq!(g.last(), None);
-        let mut clock = ScriptedClock::new(0, 1_000_000);
-        for (i, s) in v["steps"].as_array().unwrap().iter().enumerate() {
-            let readings: Vec<i128> = s["clock_readings_ms"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(int)
-                .collect();
-            let (id, sleeps) = step(&mut g, &mut clock, &readings, int(&s["random_draw"]));
-            let e = &s["expected"];
-            assert_eq!(sleeps as i128, int(&s["expected_sleeps"]), "{n} step {i}");
-            assert_eq!(
-                id.timestamp_ms() as i128,
-                int(&e["timestamp_ms"]),
-                "{n} step {i}"
-            );
-            assert_eq!(id.random() as i128, int(&e["random"]), "{n} step {i}");
-            assert_eq!(id.to_string(), e["text"].as_str().unwrap(), "{n} step {i}");
-            assert_eq!(
-                alphanumeric::encode_distributed_id(&id),
-                e["alphanumeric"].as_str().unwrap()
-            );
-            assert_eq!(id.unix_micros(), micros(&e["time"]), "{n} step {i}");
-            assert_eq!(g.last(), Some(id));
-        }
-    }
+    check_scenarios::<Generator>(&all, 6, |id, e, at| {
+        assert_eq!(id.to_string(), e["text"].as_str().unwrap(), "{at}");
+        assert_eq!(
+            alphanumeric::encode_distributed_id(id),
+            e["alphanumeric"].as_str().unwrap(),
+            "{at}"
+        );
+    });
 }
 
 #[test]
 fn generator_random_increments() {
     let all = vectors("distributedid.jsonl");
-    let cases: Vec<_> = of_kind(&all, &["generator_sequence"])
-        .into_iter()
-        .filter(|v| v["case"] == "random_increment")
-        .collect();
+    let cases = generator_cases(&all, "random_increment");
     assert_eq!(cases.len(), 10);
     for v in cases {
         let n = name(v);
@@ -536,9 +511,9 @@ fn generator_random_increments() {
         // random part, then a second in the same millisecond.
         let mut g = DistributedIdGenerator::new();
         let mut clock = ScriptedClock::new(0, 1_000_000);
-        let (first, _) = step(&mut g, &mut clock, &[T], previous);
+        let (first, _) = step::<Generator>(&mut g, &mut clock, &[T], previous);
         assert_eq!(first.random() as i128, previous, "{n}");
-        let (second, sleeps) = step(&mut g, &mut clock, &[T], draw);
+        let (second, sleeps) = step::<Generator>(&mut g, &mut clock, &[T], draw);
         assert_eq!(sleeps, 0);
         match expected {
             Some(r) => {
@@ -558,10 +533,7 @@ fn generator_random_increments() {
 #[test]
 fn generator_random_from_bytes() {
     let all = vectors("distributedid.jsonl");
-    let cases: Vec<_> = of_kind(&all, &["generator_sequence"])
-        .into_iter()
-        .filter(|v| v["case"] == "random_from_bytes")
-        .collect();
+    let cases = generator_cases(&all, "random_from_bytes");
     assert_eq!(cases.len(), 8);
     for v in cases {
         let bytes: [u8; 6] = hex(v["csprng_bytes_hex"].as_str().unwrap())
@@ -570,7 +542,7 @@ fn generator_random_from_bytes() {
         let expected = int(&v["expected_random"]);
         assert_eq!(random_from_bytes(bytes) as i128, expected, "{}", name(v));
         let mut g = DistributedIdGenerator::new();
-        let mut clock = ScriptedClock::new(clock_nanos(T), 1_000_000);
+        let mut clock = ScriptedClock::new(clock_nanos::<Generator>(T), 1_000_000);
         let mut random = ScriptedRandom::new([bytes.to_vec()]);
         let id = g.generate(&mut clock, &mut random).unwrap();
         assert_eq!(id.random() as i128, expected, "{}", name(v));
@@ -581,7 +553,7 @@ fn generator_random_from_bytes() {
 #[test]
 fn generator_is_strictly_increasing_under_bursts_and_small_regressions() {
     let mut g = DistributedIdGenerator::new();
-    let mut clock = ScriptedClock::new(clock_nanos(T), 1_000_000);
+    let mut clock = ScriptedClock::new(clock_nanos::<Generator>(T), 1_000_000);
     let mut random = flake_core::random::OsRandom::new();
     let mut previous = None;
     for i in 0..200_000 {

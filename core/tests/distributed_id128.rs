@@ -1,5 +1,6 @@
 mod common;
 
+use common::reference_generator::*;
 use common::*;
 use flake_core::alphanumeric;
 use flake_core::clock::ScriptedClock;
@@ -227,81 +228,55 @@ proptest! {
 
 // --- generator, with a scripted clock and scripted draws ----------------------
 
-/// A vector's clock reading (ms since 1700) as Unix ns.
-fn clock_nanos(ms_since_1700: i128) -> i64 {
-    ((ms_since_1700 + EPOCH_UNIX_MILLIS as i128) * 1_000_000) as i64
+impl ReferenceGenerator for DistributedId128Generator {
+    type Id = DistributedId128;
+    const EPOCH_UNIX_MILLIS: i64 = EPOCH_UNIX_MILLIS;
+    fn fresh() -> Self {
+        Self::new()
+    }
+    /// 16 CSPRNG bytes that make the 75-bit draw.
+    fn draw_bytes(draw: i128) -> Vec<u8> {
+        assert!(
+            (0..1 << 75).contains(&draw),
+            "draw {draw} does not fit 75 bits"
+        );
+        let high = ((draw >> 64) as u64) << 53;
+        let mut bytes = high.to_le_bytes().to_vec();
+        bytes.extend_from_slice(&(draw as u64).to_le_bytes());
+        bytes
+    }
+    fn generate(&mut self, clock: &mut ScriptedClock, random: &mut ScriptedRandom) -> Self::Id {
+        DistributedId128Generator::generate(self, clock, random).unwrap()
+    }
+    fn last(&self) -> Option<Self::Id> {
+        DistributedId128Generator::last(self)
+    }
+    fn timestamp_ms(id: &Self::Id) -> i128 {
+        id.timestamp_ms().into()
+    }
+    fn random(id: &Self::Id) -> i128 {
+        id.random() as i128
+    }
+    fn unix_micros(id: &Self::Id) -> i64 {
+        id.unix_micros()
+    }
 }
 
-/// 16 CSPRNG bytes that make the 75-bit draw `r`.
-fn draw_bytes(r: i128) -> Vec<u8> {
-    assert!((0..1 << 75).contains(&r), "draw {r} does not fit 75 bits");
-    let high = ((r >> 64) as u64) << 53;
-    let mut bytes = high.to_le_bytes().to_vec();
-    bytes.extend_from_slice(&(r as u64).to_le_bytes());
-    bytes
-}
-
-fn step(
-    g: &mut DistributedId128Generator,
-    clock: &mut ScriptedClock,
-    readings_ms: &[i128],
-    draw: i128,
-) -> (DistributedId128, u64) {
-    let pauses = clock.pauses;
-    clock.script(readings_ms.iter().map(|&ms| clock_nanos(ms)));
-    let mut random = ScriptedRandom::new([draw_bytes(draw)]);
-    let id = g.generate(clock, &mut random).unwrap();
-    assert!(clock.readings.is_empty(), "readings left over");
-    assert!(random.draws.is_empty());
-    (id, clock.pauses - pauses)
-}
+type Generator = DistributedId128Generator;
 
 const T: i128 = 10_098_172_800_000; // 2020-01-01 in ms since 1700
-
-fn generator_cases<'a>(all: &'a [Value], case: &str) -> Vec<&'a Value> {
-    of_kind(all, &["generator_sequence"])
-        .into_iter()
-        .filter(|v| v["case"] == case)
-        .collect()
-}
 
 #[test]
 fn generator_scenarios() {
     let all = vectors("distributedid128.jsonl");
-    let scenarios = generator_cases(&all, "scenario");
-    assert_eq!(scenarios.len(), 5);
-    for v in scenarios {
-        let n = name(v);
-        assert_eq!(int(&v["initial_previous_timestamp_ms"]), 0);
-        let mut g = DistributedId128Generator::new();
-        assert_eq!(g.last(), None);
-        let mut clock = ScriptedClock::new(0, 1_000_000);
-        for (i, s) in v["steps"].as_array().unwrap().iter().enumerate() {
-            let readings: Vec<i128> = s["clock_readings_ms"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(int)
-                .collect();
-            let (id, sleeps) = step(&mut g, &mut clock, &readings, int(&s["random_draw"]));
-            let e = &s["expected"];
-            assert_eq!(sleeps as i128, int(&s["expected_sleeps"]), "{n} step {i}");
-            assert_eq!(
-                id.timestamp_ms() as i128,
-                int(&e["timestamp_ms"]),
-                "{n} step {i}"
-            );
-            assert_eq!(id.random() as i128, int(&e["random"]), "{n} step {i}");
-            assert_eq!(id.to_string(), e["uuid"].as_str().unwrap(), "{n} step {i}");
-            assert_eq!(
-                id.to_u128().to_string(),
-                e["numeric"].as_str().unwrap(),
-                "{n} step {i}"
-            );
-            assert_eq!(id.unix_micros(), micros(&e["time"]), "{n} step {i}");
-            assert_eq!(g.last(), Some(id));
-        }
-    }
+    check_scenarios::<Generator>(&all, 5, |id, e, at| {
+        assert_eq!(id.to_string(), e["uuid"].as_str().unwrap(), "{at}");
+        assert_eq!(
+            id.to_u128().to_string(),
+            e["numeric"].as_str().unwrap(),
+            "{at}"
+        );
+    });
 }
 
 #[test]
@@ -324,18 +299,18 @@ fn generator_random_increments() {
         );
         let mut g = DistributedId128Generator::new();
         let mut clock = ScriptedClock::new(0, 1_000_000);
-        let (first, _) = step(&mut g, &mut clock, &[T], previous);
+        let (first, _) = step::<Generator>(&mut g, &mut clock, &[T], previous);
         assert_eq!(first.random() as i128, previous, "{n}");
         match expected {
             Some(r) => {
-                let (second, sleeps) = step(&mut g, &mut clock, &[T], draw);
+                let (second, sleeps) = step::<Generator>(&mut g, &mut clock, &[T], draw);
                 assert_eq!((second.random() as i128, sleeps), (r, 0), "{n}");
                 assert_eq!(second.timestamp_ms(), first.timestamp_ms());
                 assert!(second > first);
             }
             None => {
                 // No room: sleep until the next millisecond, then a fresh draw.
-                let (second, sleeps) = step(&mut g, &mut clock, &[T, T + 1], draw);
+                let (second, sleeps) = step::<Generator>(&mut g, &mut clock, &[T, T + 1], draw);
                 assert_eq!(sleeps, 1, "{n}");
                 assert_eq!(second.timestamp_ms() as i128, T + 1, "{n}");
                 assert_eq!(second.random() as i128, draw.max(1), "{n}");
@@ -356,7 +331,7 @@ fn generator_random_from_bytes() {
         let expected = int(&v["expected_random"]);
         assert_eq!(random_from_bytes(bytes) as i128, expected, "{}", name(v));
         let mut g = DistributedId128Generator::new();
-        let mut clock = ScriptedClock::new(clock_nanos(T), 1_000_000);
+        let mut clock = ScriptedClock::new(clock_nanos::<Generator>(T), 1_000_000);
         let mut random = ScriptedRandom::new([bytes.to_vec()]);
         let id = g.generate(&mut clock, &mut random).unwrap();
         assert_eq!(id.random() as i128, expected, "{}", name(v));
@@ -367,7 +342,7 @@ fn generator_random_from_bytes() {
 #[test]
 fn generator_is_strictly_increasing_under_small_regressions() {
     let mut g = DistributedId128Generator::new();
-    let mut clock = ScriptedClock::new(clock_nanos(T), 1_000_000);
+    let mut clock = ScriptedClock::new(clock_nanos::<Generator>(T), 1_000_000);
     let mut random = flake_core::random::OsRandom::new();
     let mut previous = None;
     for i in 0..100_000 {

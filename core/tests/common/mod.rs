@@ -1,6 +1,8 @@
 //! Reading the vectors in `tests/vectors/` (copied unchanged from the spec).
 #![allow(dead_code)]
 
+pub mod reference_generator;
+
 use serde_json::Value;
 
 pub fn vectors(file: &str) -> Vec<Value> {
