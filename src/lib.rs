@@ -53,46 +53,57 @@ fn request_shared_generators() {
 mod tests {
     use pgrx::prelude::*;
 
+    /// The text a one-value query returns.
+    fn text_of(query: &str) -> Option<String> {
+        Spi::get_one::<String>(query).unwrap()
+    }
+
+    /// Whether 1000 calls of `generate` in one statement strictly increase.
+    fn increases_within_a_statement(generate: &str) -> bool {
+        Spi::get_one::<bool>(&format!(
+            "SELECT bool_and(a < b) FROM (SELECT id AS a, lead(id) OVER (ORDER BY n) AS b \
+             FROM (SELECT n, {generate} AS id FROM generate_series(1, 1000) n) s) t \
+             WHERE b IS NOT NULL"
+        ))
+        .unwrap()
+            == Some(true)
+    }
+
     #[pg_test]
     fn sno_text_round_trip() {
-        let text = Spi::get_one::<String>("SELECT 'brpk4q72xwf2m63l'::sno::text").unwrap();
-        assert_eq!(text.as_deref(), Some("brpk4q72xwf2m63l"));
+        assert_eq!(
+            text_of("SELECT 'brpk4q72xwf2m63l'::sno::text").as_deref(),
+            Some("brpk4q72xwf2m63l")
+        );
     }
 
     #[pg_test]
     fn sno_generate_is_increasing_within_a_backend() {
-        let ok = Spi::get_one::<bool>(
-            "SELECT bool_and(a < b) FROM (SELECT id AS a, lead(id) OVER (ORDER BY n) AS b \
-             FROM (SELECT n, sno_generate() AS id FROM generate_series(1, 1000) n) s) t \
-             WHERE b IS NOT NULL",
-        )
-        .unwrap();
-        assert_eq!(ok, Some(true));
+        assert!(increases_within_a_statement("sno_generate()"));
     }
 
     // This test server does not preload pg_flake: per-backend generators.
     #[pg_test]
     fn generators_run_per_backend_without_preloading() {
         Spi::run("SELECT sno_generate(), siq_generate('user'), kuid64_generate()").unwrap();
-        let modes = Spi::get_one::<String>(
-            "SELECT string_agg(DISTINCT mode, ',') FROM pg_flake_generator_state()",
-        )
-        .unwrap();
+        let modes =
+            text_of("SELECT string_agg(DISTINCT mode, ',') FROM pg_flake_generator_state()");
         assert_eq!(modes.as_deref(), Some("backend"));
     }
 
     #[pg_test]
     fn flaxid_text_round_trip() {
-        let text = Spi::get_one::<String>("SELECT '0RdKJcxqVBiAiQr0'::flaxid::text").unwrap();
-        assert_eq!(text.as_deref(), Some("0RdKJcxqVBiAiQr0"));
+        assert_eq!(
+            text_of("SELECT '0RdKJcxqVBiAiQr0'::flaxid::text").as_deref(),
+            Some("0RdKJcxqVBiAiQr0")
+        );
     }
 
     #[pg_test]
     fn kuid96_readme_example() {
-        let text = Spi::get_one::<String>(
+        let text = text_of(
             "SELECT kuid96_globalize(27084864703004673, kuid_node_fingerprint('uid@127.0.0.1'), 5)::text",
-        )
-        .unwrap();
+        );
         assert_eq!(text.as_deref(), Some(".5.tXa0xODNvPN.0"));
     }
 
@@ -109,23 +120,16 @@ mod tests {
 
     #[pg_test]
     fn public_id_readme_example() {
-        let text = Spi::get_one::<String>(
+        let text = text_of(
             "SELECT alphanumeric_encode(public_id_encrypt('1088824355131185736905670087'::distributed_id, \
              decode('k7fBDJcQam02hsByaOWPeP2CqeDeGXvrPUkEAQBtAFc=', 'base64')))",
-        )
-        .unwrap();
+        );
         assert_eq!(text.as_deref(), Some("48XoooHHCe1CiOHrghM7Dl"));
     }
 
     #[pg_test]
     fn distributed_id_generate_is_increasing_within_a_backend() {
-        let ok = Spi::get_one::<bool>(
-            "SELECT bool_and(a < b) FROM (SELECT id AS a, lead(id) OVER (ORDER BY n) AS b \
-             FROM (SELECT n, distributed_id_generate() AS id FROM generate_series(1, 1000) n) s) t \
-             WHERE b IS NOT NULL",
-        )
-        .unwrap();
-        assert_eq!(ok, Some(true));
+        assert!(increases_within_a_statement("distributed_id_generate()"));
     }
 
     // This test server does not preload pg_flake: the key setting would not
