@@ -1463,76 +1463,38 @@ fn readme_public_id_example() {
     );
 }
 
-#[test]
-fn sno_from_str() {
-    let spec = every_text_of(SNO32, 16);
-    check_text(
-        "Sno::from_str",
-        &[INVALID_TEXT],
-        texts(&SNO),
-        parsed::<Sno>,
-        spec,
-    );
+/// `from_str` and `decode` (from text bytes) of a type whose text is 16
+/// characters of one alphabet.
+macro_rules! sixteen_character_decoders {
+    ($($Type:ident: $from_str:ident, $decode:ident, $alphabet:expr, $vectors:expr;)*) => {$(
+        #[test]
+        fn $from_str() {
+            check_text(
+                concat!(stringify!($Type), "::from_str"),
+                &[INVALID_TEXT],
+                texts(&$vectors),
+                parsed::<$Type>,
+                every_text_of($alphabet, 16),
+            );
+        }
+
+        #[test]
+        fn $decode() {
+            check_bytes(
+                concat!(stringify!($Type), "::decode"),
+                &[INVALID_TEXT],
+                text_bytes(&$vectors),
+                |b| decoded($Type::decode(b)),
+                on_bytes(every_text_of($alphabet, 16), INVALID_TEXT),
+            );
+        }
+    )*};
 }
 
-#[test]
-fn sno_decode() {
-    let spec = on_bytes(every_text_of(SNO32, 16), INVALID_TEXT);
-    check_bytes(
-        "Sno::decode",
-        &[INVALID_TEXT],
-        text_bytes(&SNO),
-        |b| decoded(Sno::decode(b)),
-        spec,
-    );
-}
-
-#[test]
-fn flaxid_from_str() {
-    let spec = every_text_of(FLAX64, 16);
-    check_text(
-        "FlaxId::from_str",
-        &[INVALID_TEXT],
-        texts(&FLAXID),
-        parsed::<FlaxId>,
-        spec,
-    );
-}
-
-#[test]
-fn flaxid_decode() {
-    let spec = on_bytes(every_text_of(FLAX64, 16), INVALID_TEXT);
-    check_bytes(
-        "FlaxId::decode",
-        &[INVALID_TEXT],
-        text_bytes(&FLAXID),
-        |b| decoded(FlaxId::decode(b)),
-        spec,
-    );
-}
-
-#[test]
-fn kuid96_from_str() {
-    let spec = every_text_of(KUID64, 16);
-    check_text(
-        "Kuid96::from_str",
-        &[INVALID_TEXT],
-        texts(&KUID96),
-        parsed::<Kuid96>,
-        spec,
-    );
-}
-
-#[test]
-fn kuid96_decode() {
-    let spec = on_bytes(every_text_of(KUID64, 16), INVALID_TEXT);
-    check_bytes(
-        "Kuid96::decode",
-        &[INVALID_TEXT],
-        text_bytes(&KUID96),
-        |b| decoded(Kuid96::decode(b)),
-        spec,
-    );
+sixteen_character_decoders! {
+    Sno: sno_from_str, sno_decode, SNO32, SNO;
+    FlaxId: flaxid_from_str, flaxid_decode, FLAX64, FLAXID;
+    Kuid96: kuid96_from_str, kuid96_decode, KUID64, KUID96;
 }
 
 #[test]
@@ -1861,61 +1823,32 @@ fn time_parse_rfc3339_nanos() {
     );
 }
 
-#[test]
-fn sno_from_slice() {
-    check_bytes(
-        "Sno::from_slice",
-        &[INVALID_BINARY],
-        binary(10, no_special),
-        sliced::<Sno>,
-        exactly(10),
-    );
+/// `from_slice` of a type of `len` bytes, fed arrays around that length
+/// with `edge` values mixed in.
+macro_rules! from_slice_decoders {
+    ($($(#[$doc:meta])* $Type:ident: $test:ident, $len:expr, $edge:expr;)*) => {$(
+        $(#[$doc])*
+        #[test]
+        fn $test() {
+            check_bytes(
+                concat!(stringify!($Type), "::from_slice"),
+                &[INVALID_BINARY],
+                binary($len, $edge),
+                sliced::<$Type>,
+                exactly($len),
+            );
+        }
+    )*};
 }
 
-#[test]
-fn siq_from_slice() {
-    check_bytes(
-        "Siq::from_slice",
-        &[INVALID_BINARY],
-        binary(14, siq_prefixed),
-        sliced::<Siq>,
-        exactly(14),
-    );
-}
-
-#[test]
-fn flaxid_from_slice() {
-    check_bytes(
-        "FlaxId::from_slice",
-        &[INVALID_BINARY],
-        binary(12, no_special),
-        sliced::<FlaxId>,
-        exactly(12),
-    );
-}
-
-#[test]
-fn kuid96_from_slice() {
-    check_bytes(
-        "Kuid96::from_slice",
-        &[INVALID_BINARY],
-        binary(12, no_special),
-        sliced::<Kuid96>,
-        exactly(12),
-    );
-}
-
-/// `from_slice` takes any 12 bytes, beyond 10^28 − 1 too (documented at
-/// `from_bytes_checked`); receive is the checked path below.
-#[test]
-fn distributed_id_from_slice() {
-    check_bytes(
-        "DistributedId::from_slice",
-        &[INVALID_BINARY],
-        binary(12, distributed_id_edge),
-        sliced::<DistributedId>,
-        exactly(12),
-    );
+from_slice_decoders! {
+    Sno: sno_from_slice, 10, no_special;
+    Siq: siq_from_slice, 14, siq_prefixed;
+    FlaxId: flaxid_from_slice, 12, no_special;
+    Kuid96: kuid96_from_slice, 12, no_special;
+    /// `from_slice` takes any 12 bytes, beyond 10^28 − 1 too (documented at
+    /// `from_bytes_checked`); receive is the checked path below.
+    DistributedId: distributed_id_from_slice, 12, distributed_id_edge;
 }
 
 #[test]
