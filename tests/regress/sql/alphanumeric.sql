@@ -60,14 +60,9 @@ SELECT alphanumeric_decode_distributed_id('1drbWFYI4a3pLliŘ');
 SELECT alphanumeric_decode_distributed_id('zzzzzzzzzzzzzzzz');
 SELECT alphanumeric_decode_distributed_id('agbFu5KnEQGxp4QC');
 -- The SQLSTATE of every error above, one line each.
-CREATE FUNCTION pg_temp.sqlstate_of(statement text) RETURNS text LANGUAGE plpgsql AS $$
-BEGIN
-    EXECUTE statement;
-    RETURN 'no error';
-EXCEPTION WHEN OTHERS THEN
-    RETURN SQLSTATE;
-END
-$$;
+\getenv abs_srcdir PG_ABS_SRCDIR
+\set sqlstate_of :abs_srcdir '/include/sqlstate_of.sql'
+\i :sqlstate_of
 SELECT statement, pg_temp.sqlstate_of(statement) FROM (VALUES
     ($$SELECT alphanumeric_encode('1')$$),
     ($$SELECT alphanumeric_encode(-1::bigint)$$),

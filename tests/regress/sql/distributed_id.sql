@@ -167,14 +167,9 @@ SELECT distributed_id_from_time('3014-12-13 12:41:28.832+00');
 SELECT distributed_id_from_time('infinity');
 SELECT distributed_id_from_parts('3014-12-13 12:41:28.832+00', 0);
 -- The SQLSTATE of every error above, one line each.
-CREATE FUNCTION pg_temp.sqlstate_of(statement text) RETURNS text LANGUAGE plpgsql AS $$
-BEGIN
-    EXECUTE statement;
-    RETURN 'no error';
-EXCEPTION WHEN OTHERS THEN
-    RETURN SQLSTATE;
-END
-$$;
+\getenv abs_srcdir PG_ABS_SRCDIR
+\set sqlstate_of :abs_srcdir '/include/sqlstate_of.sql'
+\i :sqlstate_of
 SELECT statement, pg_temp.sqlstate_of(statement) FROM (VALUES
     ($$SELECT ''::distributed_id$$),
     ($$SELECT '-1'::distributed_id$$),

@@ -85,14 +85,9 @@ SELECT distributed_id128_from_time('10619-08-04 05:31:50.656+00');
 SELECT distributed_id128_from_time('-infinity');
 SELECT distributed_id128_from_parts('1699-12-31 23:59:59.999999+00', 0);
 -- The SQLSTATE of every error above, one line each.
-CREATE FUNCTION pg_temp.sqlstate_of(statement text) RETURNS text LANGUAGE plpgsql AS $$
-BEGIN
-    EXECUTE statement;
-    RETURN 'no error';
-EXCEPTION WHEN OTHERS THEN
-    RETURN SQLSTATE;
-END
-$$;
+\getenv abs_srcdir PG_ABS_SRCDIR
+\set sqlstate_of :abs_srcdir '/include/sqlstate_of.sql'
+\i :sqlstate_of
 SELECT statement, pg_temp.sqlstate_of(statement) FROM (VALUES
     ($$SELECT distributed_id128_from_parts('2024-01-01', -1)$$),
     ($$SELECT distributed_id128_from_parts('2024-01-01', 37778931862957161709568)$$),

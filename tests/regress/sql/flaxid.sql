@@ -107,14 +107,9 @@ SELECT flaxid_from_time('2049-11-03 19:53:47.776+00');
 SELECT flaxid_from_time('infinity');
 SELECT flaxid_from_parts('2049-11-03 19:53:47.776+00', 0);
 -- The SQLSTATE of every error above, one line each.
-CREATE FUNCTION pg_temp.sqlstate_of(statement text) RETURNS text LANGUAGE plpgsql AS $$
-BEGIN
-    EXECUTE statement;
-    RETURN 'no error';
-EXCEPTION WHEN OTHERS THEN
-    RETURN SQLSTATE;
-END
-$$;
+\getenv abs_srcdir PG_ABS_SRCDIR
+\set sqlstate_of :abs_srcdir '/include/sqlstate_of.sql'
+\i :sqlstate_of
 SELECT statement, pg_temp.sqlstate_of(statement) FROM (VALUES
     ($$SELECT ''::flaxid$$),
     ($$SELECT '0RdKJcxqVBiAiQr'::flaxid$$),

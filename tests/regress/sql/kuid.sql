@@ -173,14 +173,9 @@ SELECT kuid96_localize('zzzzzzzzzzzzzzzz', 8);
 SET pg_flake.kuid_interval = 4;
 SET pg_flake.kuid_interval = 11;
 -- The SQLSTATE of every error above, one line each.
-CREATE FUNCTION pg_temp.sqlstate_of(statement text) RETURNS text LANGUAGE plpgsql AS $$
-BEGIN
-    EXECUTE statement;
-    RETURN 'no error';
-EXCEPTION WHEN OTHERS THEN
-    RETURN SQLSTATE;
-END
-$$;
+\getenv abs_srcdir PG_ABS_SRCDIR
+\set sqlstate_of :abs_srcdir '/include/sqlstate_of.sql'
+\i :sqlstate_of
 SELECT statement, pg_temp.sqlstate_of(statement) FROM (VALUES
     ($$SELECT kuid64_decode('..........')$$),
     ($$SELECT kuid64_decode('............')$$),

@@ -119,14 +119,9 @@ SELECT public_id_encrypt(-1::bigint, decode(repeat('00', 32), 'hex'));
 SELECT public_id_encrypt((-1)::numeric::distributed_id, decode(repeat('00', 32), 'hex'));
 SELECT public_id_decrypt_bigint(gen_random_uuid());
 -- The SQLSTATE of every error above, one line each.
-CREATE FUNCTION pg_temp.sqlstate_of(statement text) RETURNS text LANGUAGE plpgsql AS $$
-BEGIN
-    EXECUTE statement;
-    RETURN 'no error';
-EXCEPTION WHEN OTHERS THEN
-    RETURN SQLSTATE;
-END
-$$;
+\getenv abs_srcdir PG_ABS_SRCDIR
+\set sqlstate_of :abs_srcdir '/include/sqlstate_of.sql'
+\i :sqlstate_of
 SELECT statement, pg_temp.sqlstate_of(statement) FROM (VALUES
     ($$SELECT public_id_encrypt(1::bigint, '\x000000000000000000000000000000')$$),
     ($$SELECT public_id_encrypt('1'::distributed_id, '')$$),

@@ -106,14 +106,9 @@ SELECT 'NaN'::numeric::siq;
 SELECT '\x00'::bytea::siq;
 SELECT '\x0100006553f10080000186ce19470000'::bytea::siq;
 -- The SQLSTATE of every error above, one line each.
-CREATE FUNCTION pg_temp.sqlstate_of(statement text) RETURNS text LANGUAGE plpgsql AS $$
-BEGIN
-    EXECUTE statement;
-    RETURN 'no error';
-EXCEPTION WHEN OTHERS THEN
-    RETURN SQLSTATE;
-END
-$$;
+\getenv abs_srcdir PG_ABS_SRCDIR
+\set sqlstate_of :abs_srcdir '/include/sqlstate_of.sql'
+\i :sqlstate_of
 SELECT statement, pg_temp.sqlstate_of(statement) FROM (VALUES
     ($$SELECT 'mpzijbyagku7racaaaamgzymuoaab'::siq$$),
     ($$SELECT 'mpzijbyagku7racaaaamgzymuoaa'::siq$$),

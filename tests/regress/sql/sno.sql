@@ -173,14 +173,9 @@ SELECT sno_from_time('2079-09-07 15:47:35.552+00');
 SELECT sno_from_time('infinity');
 SELECT sno_from_parts('1970-01-01', 0, 0, 0);
 -- The SQLSTATE of every error above, one line each.
-CREATE FUNCTION pg_temp.sqlstate_of(statement text) RETURNS text LANGUAGE plpgsql AS $$
-BEGIN
-    EXECUTE statement;
-    RETURN 'no error';
-EXCEPTION WHEN OTHERS THEN
-    RETURN SQLSTATE;
-END
-$$;
+\getenv abs_srcdir PG_ABS_SRCDIR
+\set sqlstate_of :abs_srcdir '/include/sqlstate_of.sql'
+\i :sqlstate_of
 SELECT statement, pg_temp.sqlstate_of(statement) FROM (VALUES
     ($$SELECT ''::sno$$),
     ($$SELECT 'brpk4q72xwf2m63'::sno$$),

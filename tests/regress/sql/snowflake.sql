@@ -105,14 +105,9 @@ SET pg_flake.snowflake_epoch = 253402300799999;
 SELECT snowflake_generate();
 RESET pg_flake.snowflake_epoch;
 -- The SQLSTATE of every error above, one line each.
-CREATE FUNCTION pg_temp.sqlstate_of(statement text) RETURNS text LANGUAGE plpgsql AS $$
-BEGIN
-    EXECUTE statement;
-    RETURN 'no error';
-EXCEPTION WHEN OTHERS THEN
-    RETURN SQLSTATE;
-END
-$$;
+\getenv abs_srcdir PG_ABS_SRCDIR
+\set sqlstate_of :abs_srcdir '/include/sqlstate_of.sql'
+\i :sqlstate_of
 SELECT statement, pg_temp.sqlstate_of(statement) FROM (VALUES
     ($$SELECT snowflake_timestamp(-1)$$),
     ($$SELECT snowflake_parts(-1)$$),
