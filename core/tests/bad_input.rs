@@ -68,9 +68,12 @@
 //! get byte arrays of 0–40 bytes, exact-length arrays and invalid UTF-8.
 //! Each test prints its cases, acceptances and refusals by SQLSTATE.
 
+mod common;
+
 use aes::cipher::consts::U16;
 use aes::cipher::generic_array::GenericArray;
 use aes::cipher::{BlockDecrypt, BlockEncrypt, BlockSizeUser, KeyInit};
+use common::{base64, STD64};
 use flake_core::alphanumeric;
 use flake_core::distributed_id::DistributedId;
 use flake_core::distributed_id128::DistributedId128;
@@ -300,7 +303,6 @@ const FLAX64: &[u8] = b"-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqr
 const KUID64: &[u8] = b".0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz";
 const BASE32: &[u8] = b"abcdefghijklmnopqrstuvwxyz234567";
 const BASE64URL: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-const STD64: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 const BASE62: &[u8] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 const HEX: &[u8] = b"0123456789abcdef";
 /// `pg_flake.public_id_key` of the README example.
@@ -596,24 +598,6 @@ fn alphanumeric_distributed_id_spec(text: &str) -> Verdict {
         return Err(OUT_OF_RANGE);
     }
     Ok(canonical)
-}
-
-/// Standard base64 with padding.
-fn base64(bytes: &[u8]) -> String {
-    let mut out = String::new();
-    for chunk in bytes.chunks(3) {
-        let mut group = [0u8; 3];
-        group[..chunk.len()].copy_from_slice(chunk);
-        let n = u32::from_be_bytes([0, group[0], group[1], group[2]]);
-        for i in 0..4 {
-            out.push(if i <= chunk.len() {
-                STD64[(n >> (18 - 6 * i) & 63) as usize] as char
-            } else {
-                '='
-            });
-        }
-    }
-    out
 }
 
 /// The bytes of a base64 text if it is the canonical base64 of the whole

@@ -511,9 +511,9 @@ fn generator_random_increments() {
         // random part, then a second in the same millisecond.
         let mut g = DistributedIdGenerator::new();
         let mut clock = ScriptedClock::new(0, 1_000_000);
-        let (first, _) = step::<Generator>(&mut g, &mut clock, &[T], previous);
+        let (first, _) = step(&mut g, &mut clock, &[T], previous);
         assert_eq!(first.random() as i128, previous, "{n}");
-        let (second, sleeps) = step::<Generator>(&mut g, &mut clock, &[T], draw);
+        let (second, sleeps) = step(&mut g, &mut clock, &[T], draw);
         assert_eq!(sleeps, 0);
         match expected {
             Some(r) => {

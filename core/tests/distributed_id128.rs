@@ -299,18 +299,18 @@ fn generator_random_increments() {
         );
         let mut g = DistributedId128Generator::new();
         let mut clock = ScriptedClock::new(0, 1_000_000);
-        let (first, _) = step::<Generator>(&mut g, &mut clock, &[T], previous);
+        let (first, _) = step(&mut g, &mut clock, &[T], previous);
         assert_eq!(first.random() as i128, previous, "{n}");
         match expected {
             Some(r) => {
-                let (second, sleeps) = step::<Generator>(&mut g, &mut clock, &[T], draw);
+                let (second, sleeps) = step(&mut g, &mut clock, &[T], draw);
                 assert_eq!((second.random() as i128, sleeps), (r, 0), "{n}");
                 assert_eq!(second.timestamp_ms(), first.timestamp_ms());
                 assert!(second > first);
             }
             None => {
                 // No room: sleep until the next millisecond, then a fresh draw.
-                let (second, sleeps) = step::<Generator>(&mut g, &mut clock, &[T, T + 1], draw);
+                let (second, sleeps) = step(&mut g, &mut clock, &[T, T + 1], draw);
                 assert_eq!(sleeps, 1, "{n}");
                 assert_eq!(second.timestamp_ms() as i128, T + 1, "{n}");
                 assert_eq!(second.random() as i128, draw.max(1), "{n}");

@@ -40,6 +40,27 @@ pub fn hex(s: &str) -> Vec<u8> {
         .collect()
 }
 
+/// The alphabet of standard base64 (RFC 4648 §4).
+pub const STD64: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+/// Standard base64 with padding: how test inputs in that form are written.
+pub fn base64(bytes: &[u8]) -> String {
+    let mut out = String::new();
+    for chunk in bytes.chunks(3) {
+        let mut group = [0u8; 3];
+        group[..chunk.len()].copy_from_slice(chunk);
+        let n = u32::from_be_bytes([0, group[0], group[1], group[2]]);
+        for i in 0..4 {
+            out.push(if i <= chunk.len() {
+                STD64[(n >> (18 - 6 * i) & 63) as usize] as char
+            } else {
+                '='
+            });
+        }
+    }
+    out
+}
+
 pub fn to_hex(b: &[u8]) -> String {
     b.iter().map(|x| format!("{x:02x}")).collect()
 }
