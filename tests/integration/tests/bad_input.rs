@@ -249,11 +249,14 @@ fn canonical(native: &Native, bytes: &[u8]) -> String {
     (native.wire)(bytes).expect("a valid value").0
 }
 
-/// Creates `flake_fuzz_{input}_{type}(inputs {input}[])`, which casts each
-/// input to the type in its own subtransaction and returns, in order, the
-/// value's text and bytes or the SQLSTATE of the error. One statement judges
-/// every input.
-fn create_judge(db: &mut Client, input: &str, sql_type: &str) -> String {
+/// The server's verdict on each input cast from `input` to `sql_type`: a
+/// temporary `flake_fuzz_{input}_{type}(inputs {input}[])` casts each input
+/// in its own subtransaction and returns, in order, the value's text and
+/// bytes or the SQLSTATE of the error, so one statement judges every input.
+fn cast_verdicts<P>(db: &mut Client, input: &str, sql_type: &str, inputs: &P) -> Vec<Verdict>
+where
+    P: postgres::types::ToSql + Sync,
+{
     let function = format!("flake_fuzz_{input}_{sql_type}");
     db.batch_execute(&format!(
         "CREATE OR REPLACE FUNCTION {function}(inputs {input}[])
@@ -274,24 +277,21 @@ fn create_judge(db: &mut Client, input: &str, sql_type: &str) -> String {
          END $fn$"
     ))
     .expect("create the judging function");
-    function
-}
-
-fn server_verdicts<P>(db: &mut Client, function: &str, inputs: &P) -> Vec<Verdict>
-where
-    P: postgres::types::ToSql + Sync,
-{
-    db.query(
-        &format!("SELECT out_text, out_bytes, state FROM {function}($1) ORDER BY n"),
-        &[inputs],
-    )
-    .unwrap_or_else(|e| panic!("{function}: {e:?}"))
-    .iter()
-    .map(|row| match row.get::<_, Option<String>>(2) {
-        Some(state) => Err(state),
-        None => Ok((row.get(0), row.get(1))),
-    })
-    .collect()
+    let verdicts = db
+        .query(
+            &format!("SELECT out_text, out_bytes, state FROM {function}($1) ORDER BY n"),
+            &[inputs],
+        )
+        .unwrap_or_else(|e| panic!("{function}: {e:?}"))
+        .iter()
+        .map(|row| match row.get::<_, Option<String>>(2) {
+            Some(state) => Err(state),
+            None => Ok((row.get(0), row.get(1))),
+        })
+        .collect();
+    db.batch_execute(&format!("DROP FUNCTION {function}({input}[])"))
+        .expect("drop the judging function");
+    verdicts
 }
 
 /// A binary COPY stream of `(n int4, v bytes)` rows.
@@ -483,8 +483,7 @@ fn random_input_through_every_native_type() {
             })
             .collect();
         let clock = Instant::now();
-        let function = create_judge(&mut db, "text", native.name);
-        let server = server_verdicts(&mut db, &function, &texts);
+        let server = cast_verdicts(&mut db, "text", native.name, &texts);
         disagreements.extend(compare(
             &format!("{} text input", native.name),
             &texts,
@@ -500,8 +499,7 @@ fn random_input_through_every_native_type() {
             })
             .collect();
         let clock = Instant::now();
-        let function = create_judge(&mut db, "bytea", native.name);
-        let server = server_verdicts(&mut db, &function, &arrays);
+        let server = cast_verdicts(&mut db, "bytea", native.name, &arrays);
         disagreements.extend(compare(
             &format!("{} bytea::{}", native.name, native.name),
             &arrays,
@@ -519,11 +517,6 @@ fn random_input_through_every_native_type() {
             &server,
             clock,
         ));
-        db.batch_execute(&format!(
-            "DROP FUNCTION flake_fuzz_text_{0}(text[]); DROP FUNCTION flake_fuzz_bytea_{0}(bytea[])",
-            native.name
-        ))
-        .expect("drop the judging functions");
     }
     let shown = disagreements.len().min(20);
     assert!(
