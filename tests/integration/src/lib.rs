@@ -129,8 +129,9 @@ fn table_for(expr: &str) -> String {
 /// connection the keys follow `order`. For a coordination-based format
 /// (`counter` given), in shared mode: every ID has process field 0 and within
 /// each time unit the sequence values are exactly 0, 1, 2, … (one counter for
-/// the whole server); in backend mode: each connection has its own process
-/// field value.
+/// the whole server); in backend mode: each connection has its own slot, and
+/// with it a (process field, sequence range) pair of its own, which all its
+/// IDs carry.
 pub fn assert_concurrent_generation(
     sql_type: &str,
     default_expr: &str,
@@ -144,17 +145,22 @@ pub fn assert_concurrent_generation(
     let table = table_for(default_expr);
     let mut db = connect();
     db.batch_execute(&format!(
-        "DROP TABLE IF EXISTS {table};
-         CREATE TABLE {table} (id {sql_type} PRIMARY KEY DEFAULT {default_expr}, conn int, n int)"
+        "DROP TABLE IF EXISTS {table}, {table}_slots;
+         CREATE TABLE {table} (id {sql_type} PRIMARY KEY DEFAULT {default_expr}, conn int, n int);
+         CREATE TABLE {table}_slots (conn int, kind text, slot int, process int, range_first int, range_last int)"
     ))
     .unwrap();
     let insert = format!(
         "INSERT INTO {table} (conn, n) SELECT $1::int, g FROM generate_series($2::int, $3::int) g"
     );
+    let record_slot = format!(
+        "INSERT INTO {table}_slots SELECT $1::int, kind, slot, process, range_first, range_last
+         FROM pg_flake_generator_state()"
+    );
     let started = std::time::Instant::now();
     let workers: Vec<_> = (0..connections)
         .map(|conn| {
-            let insert = insert.clone();
+            let (insert, record_slot) = (insert.clone(), record_slot.clone());
             std::thread::spawn(move || {
                 let mut db = connect();
                 for start in (0..rows).step_by(BATCH as usize) {
@@ -173,6 +179,7 @@ pub fn assert_concurrent_generation(
                     other_modes, 0,
                     "connection {conn}: generators in {mode} mode"
                 );
+                db.execute(&record_slot, &[&conn]).unwrap();
             })
         })
         .collect();
@@ -222,7 +229,7 @@ pub fn assert_concurrent_generation(
     assert_eq!(disordered, 0, "IDs of one connection: {described}");
     let counted = match (counter, mode) {
         (Some(counter), "shared") => assert_one_counter(&mut db, &table, counter),
-        (Some(counter), _) => assert_one_process_per_connection(&mut db, &table, counter),
+        (Some(counter), _) => assert_own_slot_per_connection(&mut db, &table, counter),
         (None, _) => String::new(),
     };
     println!(
@@ -230,7 +237,8 @@ pub fn assert_concurrent_generation(
          0 errors, per-connection {described}{counted} ({:.1} s)",
         elapsed.as_secs_f64()
     );
-    db.batch_execute(&format!("DROP TABLE {table}")).unwrap();
+    db.batch_execute(&format!("DROP TABLE {table}, {table}_slots"))
+        .unwrap();
 }
 
 /// Shared mode: process field 0 everywhere, and within each unit the
@@ -272,28 +280,78 @@ fn assert_one_counter(db: &mut Client, table: &str, counter: Counter) -> String 
     )
 }
 
-/// Backend mode: each connection puts its own slot in the process field.
-fn assert_one_process_per_connection(db: &mut Client, table: &str, counter: Counter) -> String {
-    let Some(process) = counter.process else {
-        return String::new();
-    };
+/// Backend mode: each connection runs in its own slot, which gives it a
+/// process field value and a sequence range (`SlotRule`, README
+/// "Guarantees"); no two connections share both, and every ID of a
+/// connection carries its process field and a sequence value in its range.
+/// Each connection reports its slot from `pg_flake_generator_state()`
+/// (`{table}_slots`). Up to PostgreSQL 16 the slot is `MyBackendId - 1`, the
+/// lowest free one, so a few connections take the first slots and differ in
+/// a 5-bit process field as well; from PostgreSQL 17 it is `MyProcNumber`,
+/// taken from a first-in first-out free list, so connections walk through
+/// all the slots and two of them may share a process field (in different
+/// sequence ranges).
+fn assert_own_slot_per_connection(db: &mut Client, table: &str, counter: Counter) -> String {
     let row = db
         .query_one(
             &format!(
-                "SELECT count(DISTINCT conn), count(DISTINCT {process}),
-                        count(DISTINCT (conn, {process}))
-                 FROM {table}"
+                "SELECT count(DISTINCT conn), count(DISTINCT slot), count(DISTINCT (conn, slot)),
+                        (SELECT string_agg(slot::text, ', ' ORDER BY slot)
+                         FROM (SELECT DISTINCT slot FROM {table}_slots) d)
+                 FROM {table}_slots"
             ),
             &[],
         )
         .unwrap();
-    let (conns, processes, pairs): (i64, i64, i64) = (row.get(0), row.get(1), row.get(2));
+    let (conns, slots, pairs, listed): (i64, i64, i64, String) =
+        (row.get(0), row.get(1), row.get(2), row.get(3));
+    let connections: i64 = db
+        .query_one(&format!("SELECT count(DISTINCT conn) FROM {table}"), &[])
+        .unwrap()
+        .get(0);
     assert_eq!(
-        (processes, pairs),
-        (conns, conns),
-        "backend mode: one process field value per connection"
+        (conns, slots, pairs),
+        (connections, connections, connections),
+        "backend mode: every connection reports one slot of its own (slots {listed})"
     );
-    ", one process field value per connection".to_string()
+    let shared: i64 = db
+        .query_one(
+            &format!(
+                "SELECT count(*) FROM {table}_slots a JOIN {table}_slots b
+                   ON a.conn < b.conn AND a.kind IS NOT DISTINCT FROM b.kind AND a.process = b.process
+                  AND a.range_first <= b.range_last AND b.range_first <= a.range_last"
+            ),
+            &[],
+        )
+        .unwrap()
+        .get(0);
+    assert_eq!(
+        shared, 0,
+        "backend mode: no two connections share a process field value and sequence range"
+    );
+    let process = counter
+        .process
+        .map_or("true".to_string(), |p| format!("{p} = s.process"));
+    let outside: i64 = db
+        .query_one(
+            &format!(
+                "SELECT count(*) FROM {table} t WHERE NOT EXISTS (
+                    SELECT FROM {table}_slots s WHERE s.conn = t.conn AND {process}
+                        AND {sequence} BETWEEN s.range_first AND s.range_last)",
+                sequence = counter.sequence
+            ),
+            &[],
+        )
+        .unwrap()
+        .get(0);
+    assert_eq!(
+        outside, 0,
+        "backend mode: every ID carries its connection's process field and a sequence in its range"
+    );
+    format!(
+        ", one slot per connection (slots {listed}), each ID in its connection's \
+         process field and sequence range"
+    )
 }
 
 /// Shared mode: `connections` connections take turns, each generating one
@@ -343,6 +401,17 @@ pub fn assert_increasing_across_connections(
         connections * rounds
     );
     db.batch_execute(&format!("DROP TABLE {table}")).unwrap();
+}
+
+/// The server's version as a number (`SHOW server_version_num`: 150014,
+/// 180001, …), for what PostgreSQL itself does differently across versions.
+pub fn server_version_num(db: &mut Client) -> i32 {
+    let text: String = db
+        .query_one("SHOW server_version_num", &[])
+        .expect("read server_version_num")
+        .get(0);
+    text.parse()
+        .unwrap_or_else(|e| panic!("server_version_num {text:?}: {e}"))
 }
 
 /// The test server's connection settings (`PG_FLAKE_TEST_DSN`).

@@ -113,3 +113,127 @@ fn shared_mode_orders_ids_across_backends() {
         assert_increasing_across_connections("bigint", "snowflake_generate()", 8, 250);
     }
 }
+
+/// Per-backend mode: a backend that takes over the slot of one that has
+/// exited gets its process field and sequence range too, so only the
+/// first-unit rule (README, "No tick of a predecessor") keeps it from
+/// repeating the IDs its predecessor made last. Snowflake's 1 ms unit and
+/// 5-bit process field make it the format where that matters most.
+///
+/// Up to PostgreSQL 16 a new backend takes the lowest free slot
+/// (`MyBackendId`), so the next connection gets the predecessor's; from
+/// PostgreSQL 17 the slot is `MyProcNumber`, handed out first-in first-out,
+/// so connections are opened one after another, each generating at once and
+/// reporting its slot, until one lands in the predecessor's.
+#[test]
+fn backend_in_a_predecessors_slot_repeats_none_of_its_ids() {
+    if mode() != "backend" {
+        println!("predecessor's slot: shared mode has one generator for the server, nothing to take over");
+        return;
+    }
+    const PREDECESSOR_IDS: i32 = 20_000;
+    const CANDIDATE_IDS: i32 = 1_000;
+    let mut db = connect();
+    db.batch_execute(
+        "DROP TABLE IF EXISTS snowflake_slot_ids;
+         CREATE TABLE snowflake_slot_ids (id bigint PRIMARY KEY, backend int)",
+    )
+    .unwrap();
+    let generate = "INSERT INTO snowflake_slot_ids
+        SELECT snowflake_generate(), $1::int FROM generate_series(1, $2::int)";
+    let state = "SELECT slot, nslots, process, range_first, range_last, pg_backend_pid()
+                 FROM pg_flake_generator_state() WHERE format = 'snowflake'";
+
+    // The predecessor generates, reports its slot and exits.
+    let mut predecessor = connect();
+    predecessor
+        .execute(generate, &[&0, &PREDECESSOR_IDS])
+        .unwrap();
+    let row = predecessor.query_one(state, &[]).unwrap();
+    let (slot, nslots, assignment, pid): (i32, i32, (i32, i32, i32), i32) = (
+        row.get(0),
+        row.get(1),
+        (row.get(2), row.get(3), row.get(4)),
+        row.get(5),
+    );
+    drop(predecessor);
+    let waited = std::time::Instant::now();
+    while db
+        .query_one(
+            "SELECT count(*) FROM pg_stat_activity WHERE pid = $1",
+            &[&pid],
+        )
+        .unwrap()
+        .get::<_, i64>(0)
+        > 0
+    {
+        assert!(
+            waited.elapsed() < std::time::Duration::from_secs(10),
+            "the predecessor's backend {pid} does not exit"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+
+    // Candidates, one at a time; every one generates (a candidate in another
+    // slot shows nothing, but inserts into the same primary key). One in a
+    // lower slot stays connected until the end: a lowest-free allocator
+    // would hand that slot out again, and never the predecessor's.
+    let mut successor = None;
+    let mut below = Vec::new();
+    for backend in 1..=2 * nslots {
+        let mut candidate = connect();
+        candidate
+            .execute(generate, &[&backend, &CANDIDATE_IDS])
+            .unwrap_or_else(|e| panic!("candidate {backend}: {e}"));
+        let row = candidate.query_one(state, &[]).unwrap();
+        let candidate_slot: i32 = row.get(0);
+        if candidate_slot == slot {
+            assert_eq!(
+                (row.get(2), row.get(3), row.get(4)),
+                assignment,
+                "the successor in slot {slot} has the predecessor's process field and range"
+            );
+            successor = Some(backend);
+            break;
+        }
+        if candidate_slot < slot {
+            below.push(candidate);
+        }
+    }
+    drop(below);
+    let successor = successor.unwrap_or_else(|| {
+        panic!(
+            "no new connection took slot {slot} of {nslots} within {} attempts",
+            2 * nslots
+        )
+    });
+
+    let row = db
+        .query_one(
+            "SELECT (SELECT count(*) FROM snowflake_slot_ids WHERE backend = 0),
+                    (SELECT count(*) FROM snowflake_slot_ids WHERE backend = $1),
+                    (SELECT min(id >> 22) FROM snowflake_slot_ids WHERE backend = $1)
+                        - (SELECT max(id >> 22) FROM snowflake_slot_ids WHERE backend = 0)",
+            &[&successor],
+        )
+        .unwrap();
+    let (made_before, made_after, gap_ms): (i64, i64, i64) = (row.get(0), row.get(1), row.get(2));
+    assert_eq!(
+        (made_before, made_after),
+        (PREDECESSOR_IDS as i64, CANDIDATE_IDS as i64),
+        "every ID of both backends in the primary key: none repeated"
+    );
+    assert!(
+        gap_ms > 0,
+        "the successor's first ID is in a later millisecond than the predecessor's last"
+    );
+    println!(
+        "predecessor's slot: {PREDECESSOR_IDS} IDs from slot {slot} of {nslots} (process field {}, \
+         sequence range {}-{}), then connection {successor} after it took that slot and made \
+         {CANDIDATE_IDS} more: none repeated, its first {gap_ms} ms after the predecessor's last",
+        assignment.0,
+        assignment.1,
+        assignment.2
+    );
+    db.batch_execute("DROP TABLE snowflake_slot_ids").unwrap();
+}
