@@ -1,5 +1,5 @@
 //! Every core error reaches the user as a PostgreSQL ERROR with the SQLSTATE
-//! of its kind (`sql-api.md` §2).
+//! of its kind (README "Errors").
 
 use flake_core::{Error, ErrorKind};
 use pgrx::pg_sys::panic::ErrorReport;

@@ -1,43 +1,11 @@
 //! `pg_flake_generator_state()`: one row per sequencer of the
-//! coordination-based generators. Per backend: the generators this backend
-//! has used. In shared mode: the server's generators (slot 0 of 1) that any
-//! backend has used since the server started, with server-wide counts.
+//! coordination-based generators of the registry (README "Generator
+//! state"). Per backend: the generators this backend has used. In shared
+//! mode: the server's generators (slot 0 of 1) that any backend has used
+//! since the server started, with server-wide counts.
 
-use crate::backend::{Generator, Mode};
-use flake_core::generator::{SequencerRow, SlotGenerator};
+use crate::registry;
 use pgrx::prelude::*;
-
-/// One row of `pg_flake_generator_state()`.
-pub struct StateRow {
-    format: &'static str,
-    mode: Mode,
-    slot: u32,
-    nslots: u32,
-    sequencer: SequencerRow,
-}
-
-/// The rows of `generator`: none until it has been used.
-pub fn rows<G: SlotGenerator>(
-    format: &'static str,
-    generator: &'static Generator<G>,
-) -> Vec<StateRow> {
-    let Some((mode, (slot, nslots), generator)) = generator.snapshot() else {
-        return Vec::new();
-    };
-    generator
-        .sequencers()
-        .into_iter()
-        // A shared generator exists from server start: show it once used.
-        .filter(|s| mode == Mode::Backend || s.state.issued > 0)
-        .map(|sequencer| StateRow {
-            format,
-            mode,
-            slot,
-            nslots,
-            sequencer,
-        })
-        .collect()
-}
 
 // pgrx reads the column names from the tuple in the signature itself, so
 // the row type cannot be a type alias.
@@ -61,11 +29,8 @@ fn pg_flake_generator_state() -> TableIterator<
         name!(issued, i64),
     ),
 > {
-    let rows: Vec<_> = crate::sno::generator_states()
-        .into_iter()
-        .chain(crate::siq::generator_states())
-        .chain(crate::kuid::generator_states())
-        .chain(crate::snowflake::generator_states())
+    let rows: Vec<_> = registry::generators()
+        .flat_map(|generator| generator.state_rows())
         .map(|r| {
             let (assignment, state) = (r.sequencer.assignment, r.sequencer.state);
             (
@@ -86,4 +51,43 @@ fn pg_flake_generator_state() -> TableIterator<
         })
         .collect();
     TableIterator::new(rows)
+}
+
+#[cfg(any(test, feature = "pg_test"))]
+#[pg_schema]
+mod tests {
+    use crate::pg_test_support::text_of;
+    use crate::registry;
+    use pgrx::prelude::*;
+
+    // This test server does not preload pg_flake: per-backend generators.
+    #[pg_test]
+    fn generators_run_per_backend_without_preloading() {
+        Spi::run("SELECT sno_generate(), siq_generate('user'), kuid64_generate()").unwrap();
+        let modes =
+            text_of("SELECT string_agg(DISTINCT mode, ',') FROM pg_flake_generator_state()");
+        assert_eq!(modes.as_deref(), Some("backend"));
+    }
+
+    /// Every generator of the registry makes distinct IDs, and every
+    /// coordination-based one then has its rows in the state function.
+    #[pg_test]
+    fn every_registered_generator_generates_and_reports() {
+        for format in registry::FORMATS {
+            for generate in format.generate {
+                let distinct = Spi::get_one::<i64>(&format!(
+                    "SELECT count(DISTINCT id) FROM (SELECT {generate} AS id \
+                     FROM generate_series(1, 1000)) s"
+                ));
+                assert_eq!(distinct.unwrap(), Some(1000), "{generate}");
+            }
+        }
+        for generator in registry::generators() {
+            let rows = Spi::get_one::<i64>(&format!(
+                "SELECT count(*) FROM pg_flake_generator_state() WHERE format = '{}'",
+                generator.format()
+            ));
+            assert!(rows.unwrap().unwrap_or(0) > 0, "{}", generator.format());
+        }
+    }
 }

@@ -1,5 +1,9 @@
-//! What every coordination-based generator offers (`sql-api.md` §4), and the
-//! state of a server-wide generator in shared mode (§5).
+//! What every coordination-based generator offers (README "Guarantees"), and
+//! the state of a server-wide generator in shared mode (README "Shared mode").
+//!
+//! This module is a mechanism: the formats implement [`SlotGenerator`] for
+//! their generators (most with [`single_sequencer!`](crate::single_sequencer)),
+//! never the other way round.
 //!
 //! A generator is plain data: `Copy`, without pointers or anything to drop.
 //! Per backend it lives in the backend's memory; in shared mode one
@@ -8,12 +12,8 @@
 
 use crate::clock::Clock;
 use crate::error::Result;
-use crate::kuid::{self, Kuid64Generator, Kuid96Generator};
 use crate::sequencer::SequencerState;
-use crate::siq::SiqGenerator;
 use crate::slot::SlotAssignment;
-use crate::sno::{self, SnoGenerator};
-use crate::snowflake::{self, SnowflakeGenerator};
 
 /// One sequencer of a generator, as `pg_flake_generator_state()` shows it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -36,49 +36,31 @@ pub trait SlotGenerator: Copy {
     fn sequencers(&self) -> Vec<SequencerRow>;
 }
 
+/// Implements [`SlotGenerator`] for a generator counting with one sequencer:
+/// `single_sequencer!(SnoGenerator => SLOT_RULE)`. The generator needs
+/// `new(assignment, clock)`, `assignment()` and `state()`.
+#[macro_export]
+#[doc(hidden)]
 macro_rules! single_sequencer {
-    ($($generator:ty => $rule:expr),* $(,)?) => {$(
-        impl SlotGenerator for $generator {
-            fn for_slot<C: Clock>(slot: u32, nslots: u32, clock: &mut C) -> Result<Self> {
+    ($generator:ty => $rule:expr) => {
+        impl $crate::generator::SlotGenerator for $generator {
+            fn for_slot<C: $crate::clock::Clock>(
+                slot: u32,
+                nslots: u32,
+                clock: &mut C,
+            ) -> $crate::Result<Self> {
                 <$generator>::new($rule.assign(slot, nslots)?, clock)
             }
 
-            fn sequencers(&self) -> Vec<SequencerRow> {
-                vec![SequencerRow {
+            fn sequencers(&self) -> Vec<$crate::generator::SequencerRow> {
+                vec![$crate::generator::SequencerRow {
                     kind: None,
                     assignment: self.assignment(),
                     state: self.state(),
                 }]
             }
         }
-    )*};
-}
-
-single_sequencer!(
-    SnoGenerator => sno::SLOT_RULE,
-    SnowflakeGenerator => snowflake::SLOT_RULE,
-    Kuid64Generator => kuid::SLOT_RULE,
-    Kuid96Generator => kuid::SLOT_RULE,
-);
-
-impl SlotGenerator for SiqGenerator {
-    /// Each kind's sequencer starts at its kind's first use instead.
-    fn for_slot<C: Clock>(slot: u32, nslots: u32, _clock: &mut C) -> Result<Self> {
-        SiqGenerator::new(slot, nslots)
-    }
-
-    fn sequencers(&self) -> Vec<SequencerRow> {
-        self.states()
-            .into_iter()
-            .filter_map(|(kind, state)| {
-                Some(SequencerRow {
-                    kind: Some(kind.name()),
-                    assignment: self.assignment(kind).ok()?,
-                    state,
-                })
-            })
-            .collect()
-    }
+    };
 }
 
 /// The slot of a server-wide generator, and the number of slots: the whole

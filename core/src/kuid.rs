@@ -433,6 +433,9 @@ fn kuid96_clock_unit(unix_nanos: i64) -> Result<u64> {
     kuid96_time(unix_nanos.div_euclid(1000)).map(|t| t.monotonic_unit())
 }
 
+crate::single_sequencer!(Kuid64Generator => SLOT_RULE);
+crate::single_sequencer!(Kuid96Generator => SLOT_RULE);
+
 /// A per-process (or, in shared mode, per-server) kuid64 generator. The
 /// reference's counter wraps inside a tick; this one waits instead.
 #[derive(Debug, Clone, Copy)]

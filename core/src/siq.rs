@@ -6,6 +6,7 @@
 use crate::clock::{retry, Clock};
 use crate::codec::Alphabet;
 use crate::error::{field_in_range, Error, Result};
+use crate::generator::{SequencerRow, SlotGenerator};
 use crate::sequencer::{Regression, Sequencer, SequencerState};
 use crate::slot::{SlotAssignment, SlotRule};
 use sha2::{Digest, Sha256};
@@ -643,6 +644,26 @@ impl SiqGenerator {
         Kind::ALL
             .into_iter()
             .filter_map(|k| self.state(k).map(|s| (k, s)))
+            .collect()
+    }
+}
+
+impl SlotGenerator for SiqGenerator {
+    /// Each kind's sequencer starts at its kind's first use instead.
+    fn for_slot<C: Clock>(slot: u32, nslots: u32, _clock: &mut C) -> Result<Self> {
+        SiqGenerator::new(slot, nslots)
+    }
+
+    fn sequencers(&self) -> Vec<SequencerRow> {
+        self.states()
+            .into_iter()
+            .filter_map(|(kind, state)| {
+                Some(SequencerRow {
+                    kind: Some(kind.name()),
+                    assignment: self.assignment(kind).ok()?,
+                    state,
+                })
+            })
             .collect()
     }
 }

@@ -148,6 +148,8 @@ impl FromStr for Sno {
     }
 }
 
+crate::single_sequencer!(SnoGenerator => SLOT_RULE);
+
 /// A per-process (or, in shared mode, per-server) sno generator.
 #[derive(Debug, Clone, Copy)]
 pub struct SnoGenerator {

@@ -18,6 +18,28 @@ pub const TIME_RANGE: &str =
     "the epoch to 2^41 - 1 ms after it (for the default epoch: until 2084-09-06 15:47:35.551+00)";
 pub const VALUE_RANGE: &str = "0 to 9223372036854775807";
 
+/// Epochs from 1970-01-01 to 9999-12-31 23:59:59.999 UTC, so that every
+/// snowflake time (up to 2^41 ms after its epoch) is a valid timestamp.
+pub const EPOCH_RANGE_MS: std::ops::RangeInclusive<i64> = 0..=253_402_300_799_999;
+/// What an epoch setting accepts, for a rejected value's detail line.
+pub const EPOCH_ACCEPTED: &str = "A snowflake epoch is an integer number of milliseconds since \
+     1970-01-01 00:00:00 UTC, from 0 to 253402300799999 (9999-12-31 23:59:59.999 UTC).";
+
+/// An epoch argument or setting, in milliseconds since the Unix epoch
+/// (22023 outside [`EPOCH_RANGE_MS`]).
+pub fn check_epoch(epoch_ms: i64) -> Result<i64> {
+    if EPOCH_RANGE_MS.contains(&epoch_ms) {
+        Ok(epoch_ms)
+    } else {
+        Err(Error::InvalidParameter {
+            message: format!(
+                "snowflake epoch {epoch_ms} is outside 0 to 253402300799999 \
+                 (milliseconds since 1970-01-01 00:00:00 UTC, up to 9999-12-31)"
+            ),
+        })
+    }
+}
+
 /// Process field: the 5-bit process id; sequence: 12 bits.
 pub const SLOT_RULE: SlotRule = SlotRule::new(5, 12);
 
@@ -114,6 +136,8 @@ pub fn timestamp(snowflake: i64, epoch_ms: i64) -> Result<i64> {
 fn clock_unit(unix_nanos: i64) -> Result<u64> {
     u64::try_from(unix_nanos.div_euclid(1_000_000)).map_err(|_| time_out_of_range())
 }
+
+crate::single_sequencer!(SnowflakeGenerator => SLOT_RULE);
 
 /// A per-process (or, in shared mode, per-server) snowflake generator. The
 /// reference repeats IDs within a millisecond; this one waits instead.
