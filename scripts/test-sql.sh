@@ -2,10 +2,10 @@
 # SQL regression tests (pg_regress, expected output checked in) and the
 # integration tests (vectors through SQL, concurrency), against freshly
 # initialised servers that run only for this script:
-#  1. shared mode: pg_flake preloaded (sql-api.md §5), which
+#  1. shared mode: pg_flake preloaded (README "Shared mode"), which
 #     pg_flake.public_id_key also requires (it is hidden from other roles
 #     only when the library is loaded before any SQL runs). Every suite.
-#  2. backend mode: not preloaded (§4, per-backend generators). The same
+#  2. backend mode: not preloaded (per-backend generators, README "Guarantees"). The same
 #     regression tests, with the same expected output, except public_id
 #     (its key setting needs preloading), and the concurrency tests.
 set -euo pipefail

@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-/// The class of a mistake, one per SQLSTATE of `sql-api.md` §2.
+/// The class of a mistake, one per SQLSTATE of README "Errors".
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ErrorKind {
     /// 22P02 `invalid_text_representation`.

@@ -1,4 +1,4 @@
-//! The one counter behind every coordination-based generator (`sql-api.md` §4).
+//! The one counter behind every coordination-based generator (README "Guarantees"; sno's tick-tock rule: docs/formats/sno.md#generation).
 //!
 //! A `Sequencer` hands out (time unit, sequence) pairs from its slot's
 //! `SequenceRange`. It is created with the unit it was initialised in marked

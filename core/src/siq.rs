@@ -113,7 +113,7 @@ impl Kind {
         Kind::Content,
     ];
 
-    /// (name, suffix, suffix width) as in the spec's table.
+    /// (name, suffix, suffix width) as in docs/formats/siq.md#kinds.
     const fn spec(self) -> (&'static str, u16, u32) {
         match self {
             Kind::User => ("user", 0b00000, 5),

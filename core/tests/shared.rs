@@ -1,4 +1,4 @@
-//! Shared mode (`sql-api.md` §5): the state type that lives in shared memory,
+//! Shared mode (README "Shared mode"): the state type that lives in shared memory,
 //! driven the way the extension drives it (one attempt per lock, pauses
 //! outside), under a scripted clock and with real threads.
 

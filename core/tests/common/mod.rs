@@ -1,4 +1,4 @@
-//! Reading the vectors in `tests/vectors/` (copied unchanged from the spec):
+//! Reading the vectors in `tests/vectors/` (copied unchanged from the originals, see tests/vectors/README.md):
 //! the shared readers of `flake-test-support`, and what needs the core.
 #![allow(dead_code, unused_imports)]
 

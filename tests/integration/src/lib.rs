@@ -66,7 +66,7 @@ pub struct Counter {
     pub process: Option<&'static str>,
 }
 
-/// The mode pg_flake runs in on the test server (`sql-api.md` §4–§5):
+/// The mode pg_flake runs in on the test server (README "Guarantees", "Shared mode"):
 /// `PG_FLAKE_TEST_MODE` (`shared` or `backend`, set by `scripts/test-sql.sh`),
 /// else whether the server preloads pg_flake. The concurrency tests also
 /// check that `pg_flake_generator_state()` reports this mode.
