@@ -38,9 +38,12 @@ __all__ = [
 
 
 class FlakeIdType(UserDefinedType):
-    """Base of the column types; ``value_class`` is the Python value class."""
+    """Base of the column types; ``value_class`` is the Python value class.
 
-    cache_ok = True
+    SQLAlchemy reads ``cache_ok`` from each class itself, so every subclass
+    states it: the types have no state, so compiled statements may be cached.
+    """
+
     # Dialects that render bind casts (psycopg, asyncpg) write %(x)s::sno.
     render_bind_cast = True
     value_class: Type[FlakeId]
@@ -87,30 +90,35 @@ class FlakeIdType(UserDefinedType):
 class SnoType(FlakeIdType):
     """The SQL type ``sno``, as :class:`pg_flake.Sno`."""
 
+    cache_ok = True
     value_class = Sno
 
 
 class SiqType(FlakeIdType):
     """The SQL type ``siq``, as :class:`pg_flake.Siq`."""
 
+    cache_ok = True
     value_class = Siq
 
 
 class DistributedIdType(FlakeIdType):
     """The SQL type ``distributed_id``, as :class:`pg_flake.DistributedId`."""
 
+    cache_ok = True
     value_class = DistributedId
 
 
 class FlaxIdType(FlakeIdType):
     """The SQL type ``flaxid``, as :class:`pg_flake.FlaxId`."""
 
+    cache_ok = True
     value_class = FlaxId
 
 
 class Kuid96Type(FlakeIdType):
     """The SQL type ``kuid96``, as :class:`pg_flake.Kuid96`."""
 
+    cache_ok = True
     value_class = Kuid96
 
 
