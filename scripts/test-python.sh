@@ -37,7 +37,10 @@ if [ "$stamp" != "$(cat "$VENV/pg_flake-installed" 2>/dev/null)" ]; then
     echo "$stamp" > "$VENV/pg_flake-installed"
 fi
 
+cd python
+# Lint and format first, as `make lint` does for the Rust code.
+.venv/bin/ruff check --quiet pg_flake tests
+.venv/bin/ruff format --quiet --check pg_flake tests
 # The console script, not `python -m pytest`: the tests import the installed
 # package, not the source tree.
-cd python
 exec .venv/bin/pytest -p no:cacheprovider -q "$@"

@@ -9,7 +9,7 @@ native type has").
 from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
-from typing import Any, ClassVar, Optional, Union
+from typing import Any, ClassVar, Union
 
 UNIX_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 
@@ -25,7 +25,7 @@ class FlakeError(ValueError):
     (README, "Errors"); ``detail`` the accepted form where there is one.
     """
 
-    def __init__(self, message: str, sqlstate: str, detail: Optional[str] = None):
+    def __init__(self, message: str, sqlstate: str, detail: str | None = None):
         super().__init__(message if detail is None else f"{message}. {detail}")
         self.message = message
         self.sqlstate = sqlstate
@@ -147,7 +147,7 @@ class FlakeId:
         return cls._new(value.to_bytes(cls.LEN, "big"))
 
     @classmethod
-    def from_bytes(cls, data: Union[bytes, bytearray, memoryview]):
+    def from_bytes(cls, data: bytes | bytearray | memoryview):
         """The value of its stored bytes (the binary wire format); strict like ``bytea::T``."""
         if not isinstance(data, (bytes, bytearray, memoryview)):
             raise TypeError(f"{cls.__name__}.from_bytes() takes bytes, not {type(data).__name__}")

@@ -7,8 +7,6 @@ padding bits zero), so every accepted text is canonical. Mirrors
 
 from __future__ import annotations
 
-from typing import Optional
-
 
 class Alphabet:
     def __init__(self, chars: str):
@@ -23,7 +21,7 @@ class Alphabet:
             self.chars[(padded >> (self.bits * (length - 1 - i))) & mask] for i in range(length)
         )
 
-    def decode(self, text: str, bits: int, length: int) -> Optional[int]:
+    def decode(self, text: str, bits: int, length: int) -> int | None:
         """The value of exactly ``length`` characters, or None if not canonical."""
         if len(text) != length:
             return None

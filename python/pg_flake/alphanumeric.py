@@ -7,7 +7,6 @@ Decoding is strict: exact length, the alphabet only, each block below 2^64.
 from __future__ import annotations
 
 import uuid
-from typing import Union
 
 from ._base import field, invalid_text, value_out_of_range
 
@@ -28,7 +27,7 @@ def _encode(value: int, length: int) -> str:
     return "".join(reversed(out))
 
 
-def _decode(text: str) -> Union[int, None]:
+def _decode(text: str) -> int | None:
     value = 0
     for c in text:
         digit = _VALUES.get(c)

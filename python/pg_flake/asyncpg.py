@@ -14,7 +14,7 @@ every pooled connection is replaced (and initialised again).
 
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, Type
+from typing import Any, Callable
 
 from . import TYPES
 from ._base import FlakeId
@@ -23,20 +23,24 @@ from ._catalog import TYPE_QUERY
 __all__ = ["register_types"]
 
 
-def _encoder(cls: Type[FlakeId]) -> Callable[[Any], bytes]:
+def _encoder(cls: type[FlakeId]) -> Callable[[Any], bytes]:
     def encode(obj: Any) -> bytes:
         return bytes(obj if isinstance(obj, cls) else cls(obj))
 
     return encode
 
 
-async def register_types(conn: Any) -> Dict[str, int]:
+async def register_types(conn: Any) -> dict[str, int]:
     """Sets binary codecs for every pg_flake type installed in ``conn``'s
     database, in the extension's schema; returns ``{type name: OID}``.
 
-    Calling it again after ``DROP``/``CREATE EXTENSION`` or a restore sets
-    codecs for the new OIDs; ``set_type_codec`` also drops the connection's
-    cached statements, which hold the old ones.
+    The codecs are keyed by the types' OIDs, given when ``CREATE EXTENSION``
+    ran in this database. After ``DROP``/``CREATE EXTENSION`` or a restore the
+    types have new OIDs: value parameters fail (``cache lookup failed for
+    type …``) and results arrive as plain strings until this is called again
+    on the connection, which sets codecs for the new OIDs (``set_type_codec``
+    also drops the connection's cached statements, which hold the old ones).
+    For a pool: ``await pool.expire_connections()``.
     """
     rows = await conn.fetch(TYPE_QUERY)
     registered = {}

@@ -30,7 +30,8 @@ _HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
 
 
 class DistributedId(FlakeId):
-    """A value of the SQL type ``distributed_id``: ``DistributedId("1088824355131185736905670087")``."""
+    """A value of the SQL type ``distributed_id``:
+    ``DistributedId("1088824355131185736905670087")``."""
 
     __slots__ = ()
     TYPE_NAME = "distributed_id"
@@ -55,7 +56,7 @@ class DistributedId(FlakeId):
             raise value_out_of_range("distributed_id", str(value), VALUE_RANGE)
 
     @classmethod
-    def from_int(cls, value: int) -> "DistributedId":
+    def from_int(cls, value: int) -> DistributedId:
         """``numeric::distributed_id``: 0 … 10^28 − 1."""
         if isinstance(value, bool) or not isinstance(value, int):
             raise TypeError(f"DistributedId.from_int() takes an int, not {type(value).__name__}")
@@ -64,7 +65,7 @@ class DistributedId(FlakeId):
         return cls._from_int(value)
 
     @classmethod
-    def from_parts(cls, time: TimeLike, random: int) -> "DistributedId":
+    def from_parts(cls, time: TimeLike, random: int) -> DistributedId:
         """``distributed_id_from_parts``: the time rounds down to the millisecond."""
         ms = unix_micros_of(time) // 1000 - EPOCH_UNIX_MILLIS
         if not 0 <= ms <= MAX_TIMESTAMP_MS:
@@ -73,12 +74,12 @@ class DistributedId(FlakeId):
         return cls._from_int(ms << 48 | random)
 
     @classmethod
-    def from_time(cls, time: TimeLike) -> "DistributedId":
+    def from_time(cls, time: TimeLike) -> DistributedId:
         """``distributed_id_from_time``: the smallest value at that instant (random 0)."""
         return cls.from_parts(time, 0)
 
     @classmethod
-    def from_hex(cls, text: str) -> "DistributedId":
+    def from_hex(cls, text: str) -> DistributedId:
         """``distributed_id_from_hex``: exactly 26 hexadecimal digits, any case."""
         if len(text) != 26 or not set(text) <= _HEX_DIGITS:
             raise invalid_text("distributed_id", text, "exactly 26 hexadecimal digits")
@@ -88,7 +89,7 @@ class DistributedId(FlakeId):
         return cls._from_int(value)
 
     @classmethod
-    def from_alphanumeric(cls, text: str) -> "DistributedId":
+    def from_alphanumeric(cls, text: str) -> DistributedId:
         """``alphanumeric_decode_distributed_id``: 16 base62 characters."""
         from .alphanumeric import decode_distributed_id
 

@@ -35,7 +35,7 @@ class FlaxId(FlakeId):
         return _FLAX64.encode(self._int, 96, 16)
 
     @classmethod
-    def from_parts(cls, time: TimeLike, random: int) -> "FlaxId":
+    def from_parts(cls, time: TimeLike, random: int) -> FlaxId:
         """``flaxid_from_parts``: the time rounds down to the millisecond."""
         millis = unix_micros_of(time) // 1000 - EPOCH_MILLIS
         if not 0 <= millis <= MAX_MILLIS:
@@ -44,7 +44,7 @@ class FlaxId(FlakeId):
         return cls._from_int(millis << 56 | random)
 
     @classmethod
-    def from_time(cls, time: TimeLike) -> "FlaxId":
+    def from_time(cls, time: TimeLike) -> FlaxId:
         """``flaxid_from_time``: the smallest flaxid at that instant (random 0)."""
         return cls.from_parts(time, 0)
 

@@ -10,7 +10,7 @@ uid"; reference implementation ``core/src/kuid.rs``.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import NamedTuple, Tuple
+from typing import NamedTuple
 
 from ._base import (
     FlakeId,
@@ -64,7 +64,9 @@ class Kuid96Parts(NamedTuple):
         return datetime_of(self.unix_micros, "this kuid96")
 
 
-def _local_bits(time: TimeLike, seq: int, type_name: str, megaseconds_limit: int, accepted: str) -> int:
+def _local_bits(
+    time: TimeLike, seq: int, type_name: str, megaseconds_limit: int, accepted: str
+) -> int:
     """The kuid64 layout of a time (rounded down to its 1024 µs unit) and seq."""
     micros = unix_micros_of(time)
     seconds = micros // 1_000_000
@@ -75,7 +77,7 @@ def _local_bits(time: TimeLike, seq: int, type_name: str, megaseconds_limit: int
     return seconds // 1_000_000 << 44 | seconds % 1_000_000 << 24 | units << 14 | seq
 
 
-def _fields(local: int) -> Tuple[int, int, int, int]:
+def _fields(local: int) -> tuple[int, int, int, int]:
     """(megaseconds, seconds, units, seq) of the kuid64 layout, every field as stored."""
     return local >> 44, local >> 24 & 0xF_FFFF, local >> 14 & 0x3FF, local & MAX_SEQ
 
@@ -151,7 +153,7 @@ def _insert_node(local: int, node: int, interval: int) -> int:
     return (local >> low) << (low + 32) | node << low | local & ((1 << low) - 1)
 
 
-def _remove_node(value: int, interval: int) -> Tuple[int, int]:
+def _remove_node(value: int, interval: int) -> tuple[int, int]:
     low = 24 + interval
     local = (value >> (low + 32)) << low | value & ((1 << low) - 1)
     return local, value >> low & 0xFFFF_FFFF
@@ -182,7 +184,7 @@ class Kuid96(FlakeId):
     @classmethod
     def from_parts(
         cls, time: TimeLike, node: int, seq: int, interval: int = DEFAULT_INTERVAL
-    ) -> "Kuid96":
+    ) -> Kuid96:
         """``kuid96_from_parts``: node 0 … 2^32 − 1, seq 0–16383."""
         node = field("kuid96", "node", node, 0, 0xFFFF_FFFF)
         interval = _interval(interval)
@@ -190,12 +192,12 @@ class Kuid96(FlakeId):
         return cls._from_int(_insert_node(local, node, interval))
 
     @classmethod
-    def from_time(cls, time: TimeLike, interval: int = DEFAULT_INTERVAL) -> "Kuid96":
+    def from_time(cls, time: TimeLike, interval: int = DEFAULT_INTERVAL) -> Kuid96:
         """``kuid96_from_time``: the smallest kuid96 at that instant (node 0, seq 0)."""
         return cls.from_parts(time, 0, 0, interval)
 
     @classmethod
-    def globalize(cls, kuid64: int, node: int, interval: int = DEFAULT_INTERVAL) -> "Kuid96":
+    def globalize(cls, kuid64: int, node: int, interval: int = DEFAULT_INTERVAL) -> Kuid96:
         """``kuid96_globalize``: a kuid64 with a node added."""
         node = field("kuid96", "node", node, 0, 0xFFFF_FFFF)
         interval = _interval(interval)

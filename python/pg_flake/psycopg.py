@@ -16,7 +16,7 @@ again then.
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Tuple, Type, Union
+from typing import Any
 
 import psycopg
 from psycopg import adapt, pq
@@ -30,12 +30,12 @@ from ._catalog import TYPE_QUERY
 __all__ = ["register_types"]
 
 
-def _value(cls: Type[FlakeId], obj: Any) -> FlakeId:
+def _value(cls: type[FlakeId], obj: Any) -> FlakeId:
     return obj if isinstance(obj, cls) else cls(obj)
 
 
 class _TextDumper(adapt.Dumper):
-    value_class: Type[FlakeId]
+    value_class: type[FlakeId]
 
     def dump(self, obj: Any) -> bytes:
         return str(_value(self.value_class, obj)).encode("ascii")
@@ -43,14 +43,14 @@ class _TextDumper(adapt.Dumper):
 
 class _BinaryDumper(adapt.Dumper):
     format = pq.Format.BINARY
-    value_class: Type[FlakeId]
+    value_class: type[FlakeId]
 
     def dump(self, obj: Any) -> bytes:
         return bytes(_value(self.value_class, obj))
 
 
 class _TextLoader(adapt.Loader):
-    value_class: Type[FlakeId]
+    value_class: type[FlakeId]
 
     def load(self, data: Any) -> FlakeId:
         return self.value_class(bytes(data).decode("ascii"))
@@ -58,13 +58,13 @@ class _TextLoader(adapt.Loader):
 
 class _BinaryLoader(adapt.Loader):
     format = pq.Format.BINARY
-    value_class: Type[FlakeId]
+    value_class: type[FlakeId]
 
     def load(self, data: Any) -> FlakeId:
         return self.value_class.from_bytes(data)
 
 
-def _register(rows: List[Tuple[Any, ...]], conn: Any) -> Dict[str, TypeInfo]:
+def _register(rows: list[tuple[Any, ...]], conn: Any) -> dict[str, TypeInfo]:
     registered = {}
     adapters = conn.adapters
     for name, oid, array_oid, regtype, delimiter, _schema in rows:
@@ -82,7 +82,7 @@ def _register(rows: List[Tuple[Any, ...]], conn: Any) -> Dict[str, TypeInfo]:
     return registered
 
 
-def _fetch(conn: "psycopg.Connection[Any]") -> List[Tuple[Any, ...]]:
+def _fetch(conn: psycopg.Connection[Any]) -> list[tuple[Any, ...]]:
     # In a transaction block of its own (a savepoint inside the caller's), so
     # the connection is left in the state it was found, like TypeInfo.fetch.
     with conn.transaction(), psycopg.Cursor(conn, row_factory=tuple_row) as cur:
@@ -90,7 +90,7 @@ def _fetch(conn: "psycopg.Connection[Any]") -> List[Tuple[Any, ...]]:
         return cur.fetchall()
 
 
-async def _register_async(conn: "psycopg.AsyncConnection[Any]") -> Dict[str, TypeInfo]:
+async def _register_async(conn: psycopg.AsyncConnection[Any]) -> dict[str, TypeInfo]:
     async with conn.transaction():
         async with psycopg.AsyncCursor(conn, row_factory=tuple_row) as cur:
             await cur.execute(TYPE_QUERY)
@@ -99,18 +99,28 @@ async def _register_async(conn: "psycopg.AsyncConnection[Any]") -> Dict[str, Typ
 
 
 def register_types(
-    conn: Union["psycopg.Connection[Any]", "psycopg.AsyncConnection[Any]"],
+    conn: psycopg.Connection[Any] | psycopg.AsyncConnection[Any],
 ) -> Any:
     """Registers every pg_flake type installed in ``conn``'s database.
 
-    Looks the types up in the extension's schema (one catalog query), skips
-    those not installed, and returns ``{type name: TypeInfo}``. For an
-    ``AsyncConnection`` it returns an awaitable: ``await register_types(aconn)``.
+    Looks the types up in the extension's schema (one catalog query, in a
+    transaction block of its own, so the connection stays idle or in its
+    transaction), skips those not installed, and returns
+    ``{type name: TypeInfo}``. For an ``AsyncConnection`` it returns an
+    awaitable: ``await register_types(aconn)``.
+
+    The adapters are keyed by the types' OIDs, the numbers PostgreSQL gave
+    the types when ``CREATE EXTENSION`` ran in this database. Dropping and
+    creating the extension again, or restoring a dump, gives new OIDs: a
+    connection registered before then fails on value parameters (``cache
+    lookup failed for type …``) and returns plain strings. Call
+    ``register_types(conn)`` again on it.
     """
     if isinstance(conn, psycopg.AsyncConnection):
         return _register_async(conn)
     if not isinstance(conn, psycopg.Connection):
         raise TypeError(
-            f"register_types() takes a psycopg Connection or AsyncConnection, not {type(conn).__name__}"
+            "register_types() takes a psycopg Connection or AsyncConnection, "
+            f"not {type(conn).__name__}"
         )
     return _register(_fetch(conn), conn)

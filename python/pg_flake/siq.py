@@ -10,7 +10,6 @@ from __future__ import annotations
 import base64
 import hashlib
 import zlib
-from typing import Optional
 
 from ._base import (
     FlakeId,
@@ -36,7 +35,10 @@ _EXPECTED_TEXT = (
 _EXPECTED_HEX = "1 to 28 hexadecimal digits"
 _EXPECTED_BASE64 = "20 URL-safe base64 characters"
 _BASE32 = "abcdefghijklmnopqrstuvwxyz234567"
-_BASE32_VALUES = {**{c: i for i, c in enumerate(_BASE32)}, **{c.upper(): i for i, c in enumerate(_BASE32)}}
+_BASE32_VALUES = {
+    **{c: i for i, c in enumerate(_BASE32)},
+    **{c.upper(): i for i, c in enumerate(_BASE32)},
+}
 _BASE64_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
 _HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
 
@@ -135,7 +137,7 @@ class Siq(FlakeId):
     @classmethod
     def from_parts_ticks(
         cls, ticks: int, shard: int, domain_hash: int, kind: str, serial: int
-    ) -> "Siq":
+    ) -> Siq:
         """``siq_from_parts(ticks bigint, …)``: every field range-checked."""
         suffix, width = KINDS[_kind_named(kind)]
         serial = field("siq", "serial", serial, 0, (1 << (16 - width)) - 1)
@@ -148,17 +150,17 @@ class Siq(FlakeId):
     @classmethod
     def from_parts(
         cls, time: TimeLike, shard: int, domain_hash: int, kind: str, serial: int
-    ) -> "Siq":
+    ) -> Siq:
         """``siq_from_parts(time timestamptz, …)``: the time rounds down to its tick."""
         return cls.from_parts_ticks(_ticks_at(time), shard, domain_hash, kind, serial)
 
     @classmethod
-    def from_time(cls, time: TimeLike) -> "Siq":
+    def from_time(cls, time: TimeLike) -> Siq:
         """``siq_from_time``: the smallest siq at that instant (every other field zero)."""
         return cls._from_int(_ticks_at(time) << 56)
 
     @classmethod
-    def from_int(cls, value: int) -> "Siq":
+    def from_int(cls, value: int) -> Siq:
         """``numeric::siq``: the 112-bit integer."""
         if isinstance(value, bool) or not isinstance(value, int):
             raise TypeError(f"Siq.from_int() takes an int, not {type(value).__name__}")
@@ -167,14 +169,14 @@ class Siq(FlakeId):
         return cls._from_int(value)
 
     @classmethod
-    def from_hex(cls, text: str) -> "Siq":
+    def from_hex(cls, text: str) -> Siq:
         """``siq_from_hex``: 1 to 28 hexadecimal digits, any case."""
         if not 1 <= len(text) <= 28 or not set(text) <= _HEX_DIGITS:
             raise invalid_text("siq", text, _EXPECTED_HEX)
         return cls._from_int(int(text, 16))
 
     @classmethod
-    def from_base64(cls, text: str) -> "Siq":
+    def from_base64(cls, text: str) -> Siq:
         """The inverse of ``base64``: 20 URL-safe characters whose first byte is zero."""
         if len(text) != 20 or not set(text) <= _BASE64_CHARS:
             raise invalid_text("siq", text, _EXPECTED_BASE64)
@@ -210,7 +212,7 @@ class Siq(FlakeId):
         return int.from_bytes(self._bytes[12:14], "big")
 
     @property
-    def kind(self) -> Optional[str]:
+    def kind(self) -> str | None:
         """The kind's name, None for an unassigned suffix."""
         low16 = self.low16
         width = _suffix_width(low16)

@@ -45,7 +45,7 @@ class Sno(FlakeId):
     @classmethod
     def from_parts(
         cls, time: TimeLike, meta: int, partition: int, sequence: int, tick_tock: bool = False
-    ) -> "Sno":
+    ) -> Sno:
         """``sno_from_parts``: every field range-checked; the time rounds down to its 4 ms unit."""
         units = _units_at(time)
         meta = field("sno", "meta", meta, 0, 255)
@@ -55,7 +55,7 @@ class Sno(FlakeId):
         return cls._from_int(head << 40 | meta << 32 | partition << 16 | sequence)
 
     @classmethod
-    def from_time(cls, time: TimeLike) -> "Sno":
+    def from_time(cls, time: TimeLike) -> Sno:
         """``sno_from_time``: the smallest sno at that instant."""
         return cls.from_parts(time, 0, 0, 0)
 

@@ -17,7 +17,7 @@ their bare names, so the extension's schema must be on the ``search_path``
 
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, Optional, Type
+from typing import Any, Callable
 
 from sqlalchemy.dialects.postgresql import base as postgresql_base
 from sqlalchemy.types import UserDefinedType
@@ -46,21 +46,21 @@ class FlakeIdType(UserDefinedType):
 
     # Dialects that render bind casts (psycopg, asyncpg) write %(x)s::sno.
     render_bind_cast = True
-    value_class: Type[FlakeId]
+    value_class: type[FlakeId]
 
     def get_col_spec(self, **kw: Any) -> str:
         return self.value_class.TYPE_NAME
 
     @property
-    def python_type(self) -> Type[FlakeId]:
+    def python_type(self) -> type[FlakeId]:
         return self.value_class
 
     def _text(self, value: Any) -> str:
         cls = self.value_class
         return str(value if isinstance(value, cls) else cls(value))
 
-    def bind_processor(self, dialect: Any) -> Callable[[Any], Optional[str]]:
-        def process(value: Any) -> Optional[str]:
+    def bind_processor(self, dialect: Any) -> Callable[[Any], str | None]:
+        def process(value: Any) -> str | None:
             return None if value is None else self._text(value)
 
         return process
@@ -126,7 +126,7 @@ _COLUMN_TYPES = (SnoType, SiqType, DistributedIdType, FlaxIdType, Kuid96Type)
 
 #: For a declarative base: ``type_annotation_map = TYPE_ANNOTATION_MAP`` lets
 #: ``Mapped[Sno]`` mean a ``sno`` column.
-TYPE_ANNOTATION_MAP: Dict[type, Type[FlakeIdType]] = {t.value_class: t for t in _COLUMN_TYPES}
+TYPE_ANNOTATION_MAP: dict[type, type[FlakeIdType]] = {t.value_class: t for t in _COLUMN_TYPES}
 
 
 def register() -> None:

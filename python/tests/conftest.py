@@ -9,16 +9,18 @@ import os
 import re
 import uuid
 from pathlib import Path
-from typing import Any, Dict, List
+from typing import Any
 
 import pytest
 
 VECTORS = Path(__file__).resolve().parents[2] / "tests" / "vectors"
 
 
-def vectors(file: str, *kinds: str) -> List[Dict[str, Any]]:
+def vectors(file: str, *kinds: str) -> list[dict[str, Any]]:
     """The vectors of ``tests/vectors/<file>.jsonl`` (of the given kinds), as pytest params."""
-    rows = [json.loads(line) for line in (VECTORS / f"{file}.jsonl").read_text().splitlines() if line]
+    rows = [
+        json.loads(line) for line in (VECTORS / f"{file}.jsonl").read_text().splitlines() if line
+    ]
     return [pytest.param(r, id=r["name"]) for r in rows if not kinds or r["kind"] in kinds]
 
 
@@ -65,16 +67,22 @@ def dsn() -> str:
     return value
 
 
-def conninfo(dsn: str) -> Dict[str, Any]:
+def conninfo(dsn: str) -> dict[str, Any]:
     from psycopg.conninfo import conninfo_to_dict
 
     return conninfo_to_dict(dsn)
 
 
-def asyncpg_args(dsn: str) -> Dict[str, Any]:
+def asyncpg_args(dsn: str) -> dict[str, Any]:
     """asyncpg.connect() keyword arguments for a libpq connection string."""
     info = conninfo(dsn)
-    names = {"host": "host", "port": "port", "user": "user", "password": "password", "dbname": "database"}
+    names = {
+        "host": "host",
+        "port": "port",
+        "user": "user",
+        "password": "password",
+        "dbname": "database",
+    }
     args = {names[k]: v for k, v in info.items() if k in names}
     if "port" in args:
         args["port"] = int(args["port"])

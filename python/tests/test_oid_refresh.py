@@ -33,7 +33,9 @@ def test_psycopg(scratch_dsn):
         new = conn.execute("SELECT 'sno'::regtype::oid::int8").fetchone()[0]
         assert new != old
         # A value parameter still carries the old OID ...
-        with pytest.raises(psycopg.errors.InternalError_, match=f"cache lookup failed for type {old}"):
+        with pytest.raises(
+            psycopg.errors.InternalError_, match=f"cache lookup failed for type {old}"
+        ):
             conn.execute("SELECT %s::sno", [SNO])
         # ... and results of the new type are no longer recognised: plain text.
         assert conn.execute("SELECT 'brpk4q72xwf2m63l'::sno").fetchone() == ("brpk4q72xwf2m63l",)
@@ -55,17 +57,23 @@ def test_asyncpg_connection_and_pool(scratch_dsn):
         try:
             await conn.execute("CREATE EXTENSION pg_flake")
             old = (await register_asyncpg(conn))["sno"]
-            async with asyncpg.create_pool(**args, min_size=2, max_size=2, init=register_asyncpg) as pool:
+            async with asyncpg.create_pool(
+                **args, min_size=2, max_size=2, init=register_asyncpg
+            ) as pool:
                 assert await pool.fetchval("SELECT $1::sno", SNO) == SNO
                 assert await conn.fetchval("SELECT $1::sno", SNO) == SNO
 
                 await conn.execute(RECREATE)
                 new = await conn.fetchval("SELECT 'sno'::regtype::oid::int8")
                 assert new != old
-                with pytest.raises(asyncpg.InternalServerError, match=f"cache lookup failed for type {old}"):
+                with pytest.raises(
+                    asyncpg.InternalServerError, match=f"cache lookup failed for type {old}"
+                ):
                     await conn.fetchval("SELECT $1::sno", SNO)
                 assert await conn.fetchval("SELECT 'brpk4q72xwf2m63l'::sno") == "brpk4q72xwf2m63l"
-                with pytest.raises(asyncpg.InternalServerError, match=f"cache lookup failed for type {old}"):
+                with pytest.raises(
+                    asyncpg.InternalServerError, match=f"cache lookup failed for type {old}"
+                ):
                     await pool.fetchval("SELECT $1::sno", SNO)
 
                 # One connection: register again.

@@ -73,21 +73,38 @@ def test_core_with_psycopg(engine, table_name):
         conn.execute(insert(events), [{"kind": "b"}, {"kind": "c"}])
         explicit = Sno.from_parts(datetime(2020, 1, 1, tzinfo=UTC), 0, 0, 1)
         conn.execute(insert(events).values(id=explicit, kind="old"))
-        conn.execute(insert(events).values(id="brpk4q72xwf2m63l", kind="text"))  # canonical text binds too
+        conn.execute(
+            insert(events).values(id="brpk4q72xwf2m63l", kind="text")
+        )  # canonical text binds too
 
         assert conn.execute(select(events.c.kind).where(events.c.id == first)).scalar_one() == "a"
-        assert conn.execute(select(events.c.kind).where(events.c.siq == row.siq)).scalar_one() == "a"
+        assert (
+            conn.execute(select(events.c.kind).where(events.c.siq == row.siq)).scalar_one() == "a"
+        )
         since = datetime.now(UTC) - timedelta(minutes=5)
-        recent = conn.execute(select(events.c.kind).where(events.c.id >= Sno.from_time(since))
-                              .where(events.c.id < Sno.from_time(datetime(2031, 1, 1, tzinfo=UTC)))
-                              .order_by(events.c.id)).scalars().all()
+        recent = (
+            conn.execute(
+                select(events.c.kind)
+                .where(events.c.id >= Sno.from_time(since))
+                .where(events.c.id < Sno.from_time(datetime(2031, 1, 1, tzinfo=UTC)))
+                .order_by(events.c.id)
+            )
+            .scalars()
+            .all()
+        )
         assert recent == ["a", "b", "c"]
         # Every row's siq comes from its server default, so every one is recent.
-        assert conn.execute(select(func.count()).where(events.c.siq > Siq.from_time(since))).scalar_one() == 5
+        assert (
+            conn.execute(
+                select(func.count()).where(events.c.siq > Siq.from_time(since))
+            ).scalar_one()
+            == 5
+        )
         later = Siq.from_time(datetime.now(UTC) + timedelta(hours=1))
         assert conn.execute(select(func.count()).where(events.c.siq > later)).scalar_one() == 0
         assert conn.execute(select(events.c.id).where(events.c.kind == "text")).scalar_one() == Sno(
-            "brpk4q72xwf2m63l")
+            "brpk4q72xwf2m63l"
+        )
         assert conn.execute(select(func.min(events.c.id))).scalar_one() == explicit
 
         # Literal SQL renders '…'::sno and runs.
@@ -110,7 +127,9 @@ def test_orm(engine, table_name):
     class Event(Base):
         __tablename__ = table_name
         id: Mapped[Sno] = mapped_column(primary_key=True, server_default=text("sno_generate()"))
-        public_id: Mapped[Siq] = mapped_column(server_default=text("siq_generate('event')"), unique=True)
+        public_id: Mapped[Siq] = mapped_column(
+            server_default=text("siq_generate('event')"), unique=True
+        )
         kind: Mapped[str]
 
     Base.metadata.create_all(engine)
@@ -131,18 +150,27 @@ def test_orm(engine, table_name):
 
 def test_reflection(engine, dsn, table_name):
     with psycopg.connect(dsn, autocommit=True) as conn:
-        conn.execute(f"CREATE TABLE {table_name} (id sno PRIMARY KEY DEFAULT sno_generate(), siq siq,"
-                     " did distributed_id, flax flaxid, kuid kuid96, ids sno[])")
+        conn.execute(
+            f"CREATE TABLE {table_name} (id sno PRIMARY KEY DEFAULT sno_generate(), siq siq,"
+            " did distributed_id, flax flaxid, kuid kuid96, ids sno[])"
+        )
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # no "Did not recognize type 'sno'"
         reflected = Table(table_name, MetaData(), autoload_with=engine)
     types = {c.name: type(c.type) for c in reflected.columns}
-    assert types == {"id": SnoType, "siq": SiqType, "did": DistributedIdType, "flax": FlaxIdType,
-                     "kuid": Kuid96Type, "ids": types["ids"]}
+    assert types == {
+        "id": SnoType,
+        "siq": SiqType,
+        "did": DistributedIdType,
+        "flax": FlaxIdType,
+        "kuid": Kuid96Type,
+        "ids": types["ids"],
+    }
     assert type(reflected.c.ids.type.item_type) is SnoType
     with engine.begin() as conn:
-        new_id = conn.execute(insert(reflected).values(flax=FlaxId("17cQYV3E6XowHpdd"))
-                              .returning(reflected.c.id)).scalar_one()
+        new_id = conn.execute(
+            insert(reflected).values(flax=FlaxId("17cQYV3E6XowHpdd")).returning(reflected.c.id)
+        ).scalar_one()
         assert type(new_id) is Sno
         found = conn.execute(select(reflected.c.flax).where(reflected.c.id == new_id)).scalar_one()
         assert found == FlaxId("17cQYV3E6XowHpdd")
@@ -156,6 +184,7 @@ def test_asyncpg_dialect(dsn, table_name, registered):
     async def main():
         engine = create_async_engine(sqlalchemy_url(dsn, "asyncpg"))
         if registered:
+
             @event.listens_for(engine.sync_engine, "connect")
             def on_connect(dbapi_connection, _record):
                 dbapi_connection.run_async(register_asyncpg)
@@ -167,12 +196,15 @@ def test_asyncpg_dialect(dsn, table_name, registered):
                 result = await conn.execute(insert(events).values(kind="a").returning(events))
                 row = result.one()
                 assert [type(v) for v in row[:5]] == [Sno, Siq, DistributedId, FlaxId, Kuid96]
-                await conn.execute(insert(events).values(id="brpk4q72xwf2m63l", siq=None,
-                                                         kind="text"))
+                await conn.execute(
+                    insert(events).values(id="brpk4q72xwf2m63l", siq=None, kind="text")
+                )
                 query = select(events.c.kind).where(events.c.id == row.id)
                 assert "$1::sno" in str(query.compile(engine.sync_engine))
                 assert (await conn.execute(query)).scalar_one() == "a"
-                since = select(events.c.kind).where(events.c.siq > Siq.from_time(row.siq.unix_micros - 10**6))
+                since = select(events.c.kind).where(
+                    events.c.siq > Siq.from_time(row.siq.unix_micros - 10**6)
+                )
                 assert (await conn.execute(since)).scalars().all() == ["a"]
                 found = await conn.execute(select(events.c.id).where(events.c.kind == "text"))
                 assert found.scalar_one() == Sno("brpk4q72xwf2m63l")

@@ -39,7 +39,9 @@ def test_value_semantics(cls):
     assert repr(value) == f"{cls.__name__}({text!r})"
     assert eval(repr(value), vars(pg_flake)) == value
     assert len(bytes(value)) == cls.LEN and cls.from_bytes(bytes(value)) == value
-    assert cls.from_bytes(bytearray(bytes(value))) == cls.from_bytes(memoryview(bytes(value))) == value
+    assert (
+        cls.from_bytes(bytearray(bytes(value))) == cls.from_bytes(memoryview(bytes(value))) == value
+    )
     assert hash(value) == hash(cls(text)) and len({value, cls(text)}) == 1
     assert pickle.loads(pickle.dumps(value)) == value
     assert copy.copy(value) is value and copy.deepcopy(value) is value
@@ -76,30 +78,41 @@ def test_errors_mirror_the_extension():
     assert e.value.sqlstate == "22P02"
     assert e.value.message == 'invalid input syntax for type sno: "abc"'
     assert e.value.detail == "Expected 16 characters from 2-9 and a-x."
-    assert str(e.value) == 'invalid input syntax for type sno: "abc". Expected 16 characters from 2-9 and a-x.'
+    assert (
+        str(e.value)
+        == 'invalid input syntax for type sno: "abc". Expected 16 characters from 2-9 and a-x.'
+    )
     assert isinstance(e.value, ValueError)
 
     with pytest.raises(FlakeError) as e:
         Sno.from_bytes(b"\x00")
     assert (e.value.sqlstate, str(e.value)) == (
-        "22P03", "invalid binary value for type sno: expected exactly 10, got 1 bytes")
+        "22P03",
+        "invalid binary value for type sno: expected exactly 10, got 1 bytes",
+    )
 
     with pytest.raises(FlakeError) as e:
         Sno.from_parts(datetime(2024, 1, 1, tzinfo=UTC), 256, 0, 0)
     assert (e.value.sqlstate, str(e.value)) == (
-        "22003", 'sno field "meta" out of range: 256 (accepted: 0 to 255)')
+        "22003",
+        'sno field "meta" out of range: 256 (accepted: 0 to 255)',
+    )
 
     with pytest.raises(FlakeError) as e:
         Sno.from_time(datetime(2009, 12, 31, tzinfo=UTC))
     assert (e.value.sqlstate, str(e.value)) == (
         "22008",
-        "timestamp out of range for type sno: accepted 2010-01-01 00:00:00+00 to 2079-09-07 15:47:35.551999+00")
+        "timestamp out of range for type sno: "
+        "accepted 2010-01-01 00:00:00+00 to 2079-09-07 15:47:35.551999+00",
+    )
 
     with pytest.raises(FlakeError) as e:
         DistributedId("10000000000000000000000000000")
     assert (e.value.sqlstate, str(e.value)) == (
-        "22003", 'value "10000000000000000000000000000" is out of range for type distributed_id. '
-        "Accepted values: 0 to 9999999999999999999999999999.")
+        "22003",
+        'value "10000000000000000000000000000" is out of range for type distributed_id. '
+        "Accepted values: 0 to 9999999999999999999999999999.",
+    )
 
     with pytest.raises(FlakeError) as e:
         Siq.from_parts(datetime(2024, 1, 1, tzinfo=UTC), 0, 0, "robot", 0)
@@ -154,7 +167,7 @@ def test_times():
     far = Kuid96("zzzzFYzzzzzzx2zz")
     assert far.parts(5).unix_micros > 10**15
     with pytest.raises(OverflowError, match="unix_micros"):
-        far.parts(5).time
+        _ = far.parts(5).time
     assert kuid64_parts(0).time == datetime(1970, 1, 1, tzinfo=UTC)
 
 

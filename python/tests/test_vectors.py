@@ -75,21 +75,28 @@ def test_sno(v):
     parts = v["parts"]
     check_time(sno.unix_micros, parts["time"], sno.time)
     assert (sno.tick_tock, sno.meta, sno.partition, sno.sequence) == (
-        parts["tick_tock"], parts["meta"], parts["partition"], parts["sequence"]
+        parts["tick_tock"],
+        parts["meta"],
+        parts["partition"],
+        parts["sequence"],
     )
     fields = (parts["meta"], parts["partition"], parts["sequence"], parts["tick_tock"])
     assert Sno.from_parts(micros(parts["time"]), *fields) == sno
     if "input_time" in v:
         # Built from a time inside the 4 ms unit: rounds down.
         assert Sno.from_parts(micros(v["input_time"]), *fields) == sno
-        assert Sno.from_time(micros(v["input_time"])) == Sno.from_parts(micros(parts["time"]), 0, 0, 0)
+        assert Sno.from_time(micros(v["input_time"])) == Sno.from_parts(
+            micros(parts["time"]), 0, 0, 0
+        )
 
 
 @pytest.mark.parametrize("v", vectors("sno", "out_of_range"))
 def test_sno_out_of_range(v):
     time = micros(v["input"]["time"])
     rejects(v, Sno.from_time, time)
-    rejects(v, Sno.from_parts, time, v["input"]["meta"], v["input"]["partition"], v["input"]["sequence"])
+    rejects(
+        v, Sno.from_parts, time, v["input"]["meta"], v["input"]["partition"], v["input"]["sequence"]
+    )
 
 
 @pytest.mark.parametrize("v", vectors("sno-invalid", "invalid_text"))
@@ -114,19 +121,35 @@ def test_siq(v):
     assert siq.ticks == parts["ticks"]
     check_time(siq.unix_micros, parts["time"], siq.time)
     assert (siq.shard, siq.domain_hash, siq.kind, siq.serial, siq.low16) == (
-        parts["shard"], parts["domain_hash"], parts["kind"], parts["serial"], parts["low16"]
+        parts["shard"],
+        parts["domain_hash"],
+        parts["kind"],
+        parts["serial"],
+        parts["low16"],
     )
     # Every other form, both ways.
     assert siq.did == v["did"] and Siq(v["did"]) == siq and Siq(v["did"].upper()) == siq
     assert Siq(v["text"].upper()) == siq
-    assert siq.hex == v["hex"] and Siq.from_hex(v["hex"]) == siq and Siq.from_hex(v["hex"].upper()) == siq
+    assert (
+        siq.hex == v["hex"]
+        and Siq.from_hex(v["hex"]) == siq
+        and Siq.from_hex(v["hex"].upper()) == siq
+    )
     assert siq.base64 == v["base64"] and Siq.from_base64(v["base64"]) == siq
     assert int(siq) == integer(v["integer"]) and Siq.from_int(integer(v["integer"])) == siq
     if parts["kind"] is not None:
         fields = (parts["shard"], parts["domain_hash"], parts["kind"], parts["serial"])
         assert Siq.from_parts_ticks(parts["ticks"], *fields) == siq
-        assert Siq.from_parts_ticks(parts["ticks"], parts["shard"], parts["domain_hash"],
-                                    parts["kind"].upper(), parts["serial"]) == siq
+        assert (
+            Siq.from_parts_ticks(
+                parts["ticks"],
+                parts["shard"],
+                parts["domain_hash"],
+                parts["kind"].upper(),
+                parts["serial"],
+            )
+            == siq
+        )
     if "input_time" in v:
         assert Siq.from_time(micros(v["input_time"])).ticks == parts["ticks"]
     if "domain" in v:
@@ -142,7 +165,15 @@ def test_siq(v):
 @pytest.mark.parametrize("v", vectors("siq", "out_of_range"))
 def test_siq_out_of_range(v):
     i = v["input"]
-    rejects(v, Siq.from_parts_ticks, integer(i["ticks"]), i["shard"], i["domain_hash"], i["kind"], i["serial"])
+    rejects(
+        v,
+        Siq.from_parts_ticks,
+        integer(i["ticks"]),
+        i["shard"],
+        i["domain_hash"],
+        i["kind"],
+        i["serial"],
+    )
 
 
 @pytest.mark.parametrize("v", vectors("siq", "invalid_domain"))
@@ -152,14 +183,24 @@ def test_siq_invalid_domain(v):
 
 # --- distributed_id ----------------------------------------------------------------------
 
-DISTRIBUTED_ID_VALUES = ("alphanumeric", "hex", "alphanumeric_decode", "hex_decode", "limit", "value")
+DISTRIBUTED_ID_VALUES = (
+    "alphanumeric",
+    "hex",
+    "alphanumeric_decode",
+    "hex_decode",
+    "limit",
+    "value",
+)
 
 
 @pytest.mark.parametrize("v", vectors("distributedid", *DISTRIBUTED_ID_VALUES))
 def test_distributed_id(v):
     did = check_value(DistributedId, v)
     assert did.value == int(did) == int(v["text"])
-    assert did.alphanumeric == v["alphanumeric"] and DistributedId.from_alphanumeric(v["alphanumeric"]) == did
+    assert (
+        did.alphanumeric == v["alphanumeric"]
+        and DistributedId.from_alphanumeric(v["alphanumeric"]) == did
+    )
     assert did.hex == v["hex"] and DistributedId.from_hex(v["hex"]) == did
     assert DistributedId.from_int(int(v["text"])) == did
     if v["kind"] == "alphanumeric_decode":
@@ -169,7 +210,10 @@ def test_distributed_id(v):
     if "parts" in v:  # absent where the timestamp field is 2^45 or more
         check_time(did.unix_micros, v["parts"]["time"], did.time)
         assert did.random == integer(v["parts"]["random"])
-        assert DistributedId.from_parts(micros(v["parts"]["time"]), integer(v["parts"]["random"])) == did
+        assert (
+            DistributedId.from_parts(micros(v["parts"]["time"]), integer(v["parts"]["random"]))
+            == did
+        )
 
 
 @pytest.mark.parametrize("v", vectors("distributedid", "bigint_alphanumeric"))
@@ -203,7 +247,9 @@ def test_distributed_id_out_of_range(v):
 # --- flaxid ------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("v", [p for p in vectors("flaxid") if p.values[0]["kind"] != "out_of_range"])
+@pytest.mark.parametrize(
+    "v", [p for p in vectors("flaxid") if p.values[0]["kind"] != "out_of_range"]
+)
 def test_flaxid(v):
     flaxid = check_value(FlaxId, v)
     check_time(flaxid.unix_micros, v["parts"]["time"], flaxid.time)
@@ -222,18 +268,28 @@ def test_flaxid_out_of_range(v):
 # --- kuid64 and kuid96 -------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("v", [p for p in vectors("kuid64") if p.values[0]["kind"] != "out_of_range"])
+@pytest.mark.parametrize(
+    "v", [p for p in vectors("kuid64") if p.values[0]["kind"] != "out_of_range"]
+)
 def test_kuid64(v):
     value = integer(v["integer"])
     assert value.to_bytes(8, "big").hex() == v["bytes_hex"]
     assert kuid64_encode(value) == v["text"] and kuid64_decode(v["text"]) == value
     parts, expected = kuid64_parts(value), v["parts"]
-    check_time(parts.unix_micros, expected["time"],
-               parts.time if in_datetime_range(expected["time"]) else None)
-    assert (parts.megaseconds, parts.seconds, parts.microseconds, parts.seq) == (
-        expected["megaseconds"], expected["seconds"], expected["microseconds"], expected["seq"]
+    check_time(
+        parts.unix_micros,
+        expected["time"],
+        parts.time if in_datetime_range(expected["time"]) else None,
     )
-    assert kuid64_from_parts(micros(v.get("input_time", expected["time"])), expected["seq"]) == value
+    assert (parts.megaseconds, parts.seconds, parts.microseconds, parts.seq) == (
+        expected["megaseconds"],
+        expected["seconds"],
+        expected["microseconds"],
+        expected["seq"],
+    )
+    assert (
+        kuid64_from_parts(micros(v.get("input_time", expected["time"])), expected["seq"]) == value
+    )
     assert kuid64_from_time(micros(expected["time"])) == value - expected["seq"]
 
 
@@ -249,8 +305,11 @@ def test_kuid96(v):
     kuid = check_value(Kuid96, v)
     interval, expected = v["interval"], v["parts"]
     parts = kuid.parts(interval)
-    check_time(parts.unix_micros, expected["time"],
-               parts.time if in_datetime_range(expected["time"]) else None)
+    check_time(
+        parts.unix_micros,
+        expected["time"],
+        parts.time if in_datetime_range(expected["time"]) else None,
+    )
     assert (parts.node, parts.seq, kuid.seq) == (v["node"], expected["seq"], expected["seq"])
     assert expected["node"] == v["node"]
     if "node_name" in v:
@@ -267,14 +326,18 @@ def test_kuid96(v):
 # --- snowflake ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("v", [p for p in vectors("snowflake") if p.values[0]["kind"] != "out_of_range"])
+@pytest.mark.parametrize(
+    "v", [p for p in vectors("snowflake") if p.values[0]["kind"] != "out_of_range"]
+)
 def test_snowflake(v):
     value, epoch, expected = int(v["text"]), v["epoch_ms"], v["parts"]
     assert value.to_bytes(8, "big").hex() == v["bytes_hex"]
     parts = snowflake_parts(value, epoch)
     check_time(parts.unix_micros, expected["time"], parts.time)
     assert (parts.worker, parts.process, parts.sequence) == (
-        expected["worker"], expected["process"], expected["sequence"]
+        expected["worker"],
+        expected["process"],
+        expected["sequence"],
     )
     fields = (expected["worker"], expected["process"], expected["sequence"])
     assert snowflake_from_parts(micros(expected["time"]), *fields, epoch_ms=epoch) == value
@@ -284,12 +347,33 @@ def test_snowflake(v):
 @pytest.mark.parametrize("v", vectors("snowflake", "out_of_range"))
 def test_snowflake_out_of_range(v):
     i = v["input"]
-    rejects(v, snowflake_from_parts, micros(i["time"]), i["worker"], i["process"], i["sequence"], i["epoch_ms"])
+    rejects(
+        v,
+        snowflake_from_parts,
+        micros(i["time"]),
+        i["worker"],
+        i["process"],
+        i["sequence"],
+        i["epoch_ms"],
+    )
 
 
 def test_every_vector_file_is_read():
     """A renamed or emptied vector file must not silently run no test."""
-    counts = {f: len(vectors(f)) for f in ("sno", "sno-invalid", "siq", "distributedid", "flaxid",
-                                           "kuid64", "kuid96", "snowflake")}
+    counts = {
+        f: len(vectors(f))
+        for f in (
+            "sno",
+            "sno-invalid",
+            "siq",
+            "distributedid",
+            "flaxid",
+            "kuid64",
+            "kuid96",
+            "snowflake",
+        )
+    }
     assert all(counts.values()), counts
-    assert datetime(2020, 1, 1, tzinfo=timezone.utc) == datetime.fromisoformat("2020-01-01T00:00:00+00:00")
+    assert datetime(2020, 1, 1, tzinfo=timezone.utc) == datetime.fromisoformat(
+        "2020-01-01T00:00:00+00:00"
+    )
