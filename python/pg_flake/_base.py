@@ -25,6 +25,8 @@ class FlakeError(ValueError):
     (README, "Errors"); ``detail`` the accepted form where there is one.
     """
 
+    __module__ = "pg_flake"  # where users import it from
+
     def __init__(self, message: str, sqlstate: str, detail: str | None = None):
         super().__init__(message if detail is None else f"{message}. {detail}")
         self.message = message
@@ -109,6 +111,7 @@ def datetime_of(unix_micros: int, what: str) -> datetime:
 class FlakeId:
     """Base of the value classes: immutable, ordered and hashed by the stored bytes."""
 
+    __module__ = "pg_flake"
     __slots__ = ("_bytes",)
     _bytes: bytes
 
