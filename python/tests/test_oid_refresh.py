@@ -50,6 +50,26 @@ def test_psycopg(scratch_dsn):
         assert conn.execute("SELECT id FROM t").fetchall() == [(SNO,)]
 
 
+def test_psycopg_pool(scratch_dsn):
+    from psycopg_pool import ConnectionPool
+
+    with psycopg.connect(scratch_dsn, autocommit=True) as conn:
+        conn.execute("CREATE EXTENSION pg_flake")
+        with ConnectionPool(
+            scratch_dsn, min_size=2, max_size=2, configure=register_psycopg
+        ) as pool:
+            with pool.connection() as pooled:
+                assert pooled.execute("SELECT %s::sno", [SNO]).fetchone() == (SNO,)
+            conn.execute(RECREATE)
+            with pool.connection() as pooled:
+                with pytest.raises(psycopg.errors.InternalError_, match="cache lookup failed"):
+                    pooled.execute("SELECT %s::sno", [SNO])
+            pool.drain()  # new connections, each through configure
+            for _ in range(3):
+                with pool.connection() as pooled:
+                    assert pooled.execute("SELECT %s::sno", [SNO]).fetchone() == (SNO,)
+
+
 def test_asyncpg_connection_and_pool(scratch_dsn):
     async def main():
         args = asyncpg_args(scratch_dsn)
