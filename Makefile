@@ -9,7 +9,7 @@ RUN_PORT  ?= 25429
 PSQL_RUN  := psql -X -h 127.0.0.1 -p $(RUN_PORT) -U postgres
 export PG_CONFIG PG_BIN
 
-.PHONY: all prereqs install run stop test lint test-core test-pgrx test-sql test-long bench clean
+.PHONY: all prereqs install run stop test lint test-core test-pgrx test-sql test-long bench package clean
 
 all: install
 
@@ -73,6 +73,12 @@ test-long: install
 ## results into docs/BENCHMARKS.md and docs/bench-insert.png. Not part of `make test`.
 bench: install
 	scripts/bench.sh
+
+## package: the Debian package target/debian/postgresql-15-pg-flake_<version>_amd64.deb
+## (release build by cargo pgrx package, then dpkg-deb; scripts/package-deb.sh). Another
+## PG_CONFIG builds postgresql-<major>-pg-flake for that PostgreSQL.
+package: prereqs
+	scripts/package-deb.sh
 
 clean: stop
 	cargo clean
