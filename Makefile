@@ -23,9 +23,12 @@ prereqs:
 RELINK_LIBRARY := lib="$$($(PG_CONFIG) --pkglibdir)/pg_flake.so"; \
 	if [ -f "$$lib" ]; then cp -p "$$lib" "$$lib.new" && mv -f "$$lib.new" "$$lib"; fi
 
+# The install script of 0.1.0 as it landed goes along, so that a database
+# can be made at 0.1.0 and updated (the regression test upgrade).
 install: prereqs
 	@$(RELINK_LIBRARY)
 	cargo pgrx install --release --pg-config $(PG_CONFIG)
+	install -m 644 sql/pg_flake--0.1.0.sql "$$($(PG_CONFIG) --sharedir)/extension/"
 
 ## run: build, install, start a dedicated server with an example database, open psql.
 run: install

@@ -3,6 +3,7 @@
 //! go through every format without naming any.
 
 use crate::generator::ServerGenerator;
+use crate::node::NodeField;
 
 // `name` and `generate` are read by the tests (and `name` by error messages
 // that must say which format failed).
@@ -13,6 +14,8 @@ pub struct Format {
     pub init: fn(),
     /// Its coordination-based generators (README "Guarantees").
     pub generators: &'static [&'static dyn ServerGenerator],
+    /// Their node fields (README "Several servers").
+    pub nodes: &'static [&'static NodeField],
     /// SQL expressions that generate an ID of the format, for tests that
     /// must run every generator.
     pub generate: &'static [&'static str],
@@ -25,6 +28,7 @@ impl Format {
             name,
             init: || {},
             generators: &[],
+            nodes: &[],
             generate: &[],
         }
     }

@@ -11,6 +11,7 @@ use crate::c_function::{arg_value, c_function};
 use crate::errors::OrRaise;
 use crate::format::Format;
 use crate::native_type::{datum_of, native_type, FromBinary};
+use crate::node::{FormatSetting, NodeField};
 use crate::record::{column, out_record};
 use crate::settings::setting_text;
 use crate::time;
@@ -39,7 +40,26 @@ pub static FORMAT: Format = Format {
     name: "kuid",
     init: define_settings,
     generators: &[&KUID64, &KUID96],
+    nodes: &[&KUID64_NODE, &KUID96_NODE],
     generate: &["kuid64_generate()", "kuid96_generate()"],
+};
+
+/// kuid64 has no node field: its IDs are for one server (README "Several
+/// servers"), and it refuses to generate in a Citus cluster.
+pub static KUID64_NODE: NodeField = NodeField {
+    format: "kuid64",
+    bits: 0,
+    setting: None,
+};
+
+/// kuid96's 32-bit node: the fingerprint of `pg_flake.kuid_node` where it is
+/// set, else the node number itself (README "Several servers").
+pub static KUID96_NODE: NodeField = NodeField {
+    format: "kuid96",
+    bits: 32,
+    setting: Some((&KUID_NODE_SET, || {
+        KUID_NODE_FINGERPRINT.load(Ordering::Relaxed)
+    })),
 };
 
 // --- settings ------------------------------------------------------------------
@@ -49,10 +69,20 @@ static KUID_INTERVAL: GucSetting<i32> = GucSetting::<i32>::new(kuid_core::DEFAUL
 
 /// Fingerprint of `pg_flake.kuid_node`, computed when the setting changes.
 static KUID_NODE_FINGERPRINT: AtomicU32 = AtomicU32::new(0);
+static KUID_NODE_SET: FormatSetting = FormatSetting::new("pg_flake.kuid_node");
 
-/// The node of generated kuid96s: `kuid_node_fingerprint(pg_flake.kuid_node)`.
+/// The node of generated kuid96s.
 fn node_setting() -> u32 {
-    KUID_NODE_FINGERPRINT.load(Ordering::Relaxed)
+    KUID96_NODE.identity_or_raise().node
+}
+
+unsafe extern "C-unwind" fn check_node(
+    _newval: *mut *mut c_char,
+    extra: *mut *mut c_void,
+    source: pg_sys::GucSource::Type,
+) -> bool {
+    // SAFETY: PostgreSQL's check-hook arguments.
+    unsafe { FormatSetting::check(source, extra) }
 }
 
 /// `pg_flake.kuid_interval`, which the setting keeps within 5–10.
@@ -60,9 +90,11 @@ fn interval_setting() -> u32 {
     KUID_INTERVAL.get() as u32
 }
 
-unsafe extern "C-unwind" fn assign_node(newval: *const c_char, _extra: *mut c_void) {
+unsafe extern "C-unwind" fn assign_node(newval: *const c_char, extra: *mut c_void) {
     let name = String::from_utf8_lossy(setting_text(newval));
     KUID_NODE_FINGERPRINT.store(kuid_core::node_fingerprint(&name), Ordering::Relaxed);
+    // SAFETY: PostgreSQL's assign-hook argument, made by check_node.
+    unsafe { KUID_NODE_SET.assign(extra) };
 }
 
 fn define_settings() {
@@ -71,11 +103,11 @@ fn define_settings() {
         GucRegistry::define_string_guc_with_hooks(
             c"pg_flake.kuid_node",
             c"This server's node name: its fingerprint goes into generated kuid96 values.",
-            c"Give every server that generates kuid96 values its own name, e.g. uid@host.example.",
+            c"Overrides pg_flake.node for kuid96 where set: its fingerprint is the node field.",
             &KUID_NODE,
             GucContext::Suset,
             GucFlags::default(),
-            None,
+            Some(check_node),
             Some(assign_node),
             None,
         );
@@ -121,7 +153,8 @@ CREATE FUNCTION kuid64_generate() RETURNS bigint
     VOLATILE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'kuid64_generate_wrapper';
 "#,
     |_fcinfo| {
-        pg_sys::Datum::from(KUID64.generate(|generator, clock| generator.try_generate(clock)))
+        KUID64_NODE.identity_or_raise();
+        pg_sys::Datum::from(KUID64.generate(|generator, clock, limits| generator.try_generate(clock, limits)))
     }
 }
 
@@ -190,7 +223,7 @@ CREATE FUNCTION kuid96_generate() RETURNS kuid96
     |_fcinfo| {
         let node = node_setting();
         let interval = interval_setting();
-        datum_of(KUID96.generate(|generator, clock| generator.try_generate(clock, node, interval)).bytes())
+        datum_of(KUID96.generate(|generator, clock, limits| generator.try_generate(clock, limits, node, interval)).bytes())
     }
 }
 
@@ -297,7 +330,11 @@ fn kuid96_globalize_at_setting(kuid64: i64, node: i64) -> Kuid96 {
 
 #[pg_extern(stable, parallel_safe, strict, name = "kuid96_globalize")]
 fn kuid96_globalize_here(kuid64: i64) -> Kuid96 {
-    globalize(kuid64, node_setting(), interval_setting())
+    let node = KUID96_NODE
+        .configured()
+        .unwrap_or_else(|refusal| refusal.raise())
+        .node;
+    globalize(kuid64, node, interval_setting())
 }
 
 #[pg_extern(immutable, parallel_safe, strict)]

@@ -2,15 +2,15 @@
 //! native PostgreSQL types. This crate is the thin SQL layer over
 //! `flake-core`, in three layers whose imports run one way, downwards
 //! (README "Layout and tests"):
-//! - the top: this file, `registry` (the list of formats) and
-//!   `generator_state` (a SQL function over every generator);
+//! - the top: this file, `registry` (the list of formats) and `state`
+//!   (the SQL functions that report on every generator and node);
 //! - the formats, one module each, with the same names as the core's;
 //! - the mechanisms they use, which know no format.
 
 use pgrx::prelude::*;
 
-mod generator_state;
 mod registry;
+mod state;
 
 mod alphanumeric;
 mod distributed_id;
@@ -28,12 +28,15 @@ mod errors;
 mod ffi;
 mod format;
 mod generator;
+mod marks;
 mod native_type;
+mod node;
 mod numeric;
 mod random;
 mod record;
 mod settings;
 mod time;
+mod wal;
 
 #[cfg(any(test, feature = "pg_test"))]
 mod pg_test_support;
@@ -43,15 +46,17 @@ mod pg_test_support;
 #[pg_guard]
 pub extern "C-unwind" fn _PG_init() {
     settings::note_preloading();
+    generator::define_settings();
+    node::define_settings();
     for format in registry::FORMATS {
         (format.init)();
     }
     settings::reserve_prefix();
-    // Shared mode (README "Shared mode"): one generator per format for the
-    // whole server.
+    // Preloaded: shared mode (README "Shared mode") and marks in the WAL.
     if settings::preloaded() {
-        generator::request_shared_memory(registry::generators());
+        wal::register();
     }
+    generator::register(registry::generators());
 }
 
 /// Required by `cargo pgrx test`.

@@ -7,6 +7,7 @@ use crate::errors::OrRaise;
 use crate::format::Format;
 use crate::native_type::datum::varlena_bytes;
 use crate::native_type::{datum_of, native_type, FromBinary};
+use crate::node::{FormatSetting, NodeField, Source};
 use crate::numeric::{integer_of, numeric_of};
 use crate::record::{column, out_record};
 use crate::settings::{check_failed, setting_text};
@@ -39,23 +40,42 @@ pub static FORMAT: Format = Format {
     name: "siq",
     init: define_settings,
     generators: &[&GENERATOR],
+    nodes: &[&NODE],
     generate: &["siq_generate('user')", "siq_generate('message')"],
+};
+
+/// The domain hash's top byte: this server's node (README "Several servers").
+pub static NODE: NodeField = NodeField {
+    format: "siq",
+    bits: 8,
+    setting: Some((&SIQ_NODE_SET, || SIQ_NODE.get() as u32)),
 };
 
 // --- settings ------------------------------------------------------------------
 
 static SIQ_DOMAIN: GucSetting<Option<CString>> = GucSetting::<Option<CString>>::new(Some(c""));
+/// `pg_flake.siq_node`, which overrides `pg_flake.node` where set.
 static SIQ_NODE: GucSetting<i32> = GucSetting::<i32>::new(0);
+static SIQ_NODE_SET: FormatSetting = FormatSetting::new("pg_flake.siq_node");
+crate::format_setting_hooks!(SIQ_NODE_SET, check_siq_node, assign_siq_node, i32);
 
 /// SHA-256-derived hash of `pg_flake.siq_domain`, computed when the setting
 /// changes rather than for every ID.
 static SIQ_DOMAIN_HASH: AtomicU32 = AtomicU32::new(0);
 
-/// The 32 domain bits of generated SIQs: the domain's hash with the node
-/// number (when non-zero) in the top byte.
+/// The 32 domain bits of generated SIQs: the domain's hash with the node in
+/// the top byte. `pg_flake.siq_node` keeps 0.1.0's rule (a node of 0 keeps
+/// the hash's byte); a node from `pg_flake.node` or Citus always replaces
+/// it, 0 included, so that node 0 cannot meet a node whose number equals
+/// the hash's byte.
 fn domain_bits() -> u32 {
-    let node = SIQ_NODE.get() as u8;
-    siq_core::apply_node(SIQ_DOMAIN_HASH.load(Ordering::Relaxed), node)
+    let hash = SIQ_DOMAIN_HASH.load(Ordering::Relaxed);
+    let identity = NODE.identity_or_raise();
+    match identity.source {
+        Source::FormatSetting(_) => siq_core::apply_node(hash, identity.node as u8),
+        Source::Node | Source::Citus => hash & 0x00FF_FFFF | identity.node << 24,
+        Source::Default => hash,
+    }
 }
 
 unsafe extern "C-unwind" fn check_domain(
@@ -93,16 +113,22 @@ fn define_settings() {
             None,
         );
     }
-    GucRegistry::define_int_guc(
-        c"pg_flake.siq_node",
-        c"This server's node number in SIQ: replaces the top byte of the domain hash when non-zero.",
-        c"Give every server that generates SIQs for one domain its own number (1-255).",
-        &SIQ_NODE,
-        0,
-        255,
-        GucContext::Suset,
-        GucFlags::default(),
-    );
+    // SAFETY: the hooks never raise errors or panic.
+    unsafe {
+        GucRegistry::define_int_guc_with_hooks(
+            c"pg_flake.siq_node",
+            c"This server's node number in SIQ: replaces the top byte of the domain hash when non-zero.",
+            c"Overrides pg_flake.node for SIQ where set (1-255; 0 keeps the domain hash's byte).",
+            &SIQ_NODE,
+            0,
+            255,
+            GucContext::Suset,
+            GucFlags::default(),
+            Some(check_siq_node),
+            Some(assign_siq_node),
+            None,
+        );
+    }
 }
 
 // --- functions -----------------------------------------------------------------
@@ -175,7 +201,7 @@ CREATE FUNCTION siq_generate(kind text) RETURNS siq
         // SAFETY: this is siq_generate.
         let kind = unsafe { kind_arg(fcinfo) };
         let domain = domain_bits();
-        datum_of(GENERATOR.generate(|generator, clock| generator.try_generate(clock, kind, domain)).bytes())
+        datum_of(GENERATOR.generate(|generator, clock, limits| generator.try_generate(clock, limits, kind, domain)).bytes())
     }
 }
 
@@ -211,7 +237,9 @@ fn siq_domain_hash_of_id(id: Siq) -> i64 {
     id.0.domain_hash() as i64
 }
 
-#[pg_extern(immutable, parallel_safe, strict, name = "siq_domain_hash")]
+/// The hash of a domain name. 0.1.0 called it `siq_domain_hash(text)`, an
+/// overload that an untyped literal ID resolved to (README "Versions").
+#[pg_extern(immutable, parallel_safe, strict, name = "siq_domain_name_hash")]
 fn siq_domain_hash_of_domain(domain: &str) -> i64 {
     siq_core::domain_hash(domain).or_raise() as i64
 }
@@ -242,7 +270,9 @@ LANGUAGE c AS 'MODULE_PATHNAME', 'siq_parts_wrapper';
     }
 }
 
-#[pg_extern(immutable, parallel_safe, strict, name = "siq_from_parts")]
+/// `siq_from_parts` from ticks. 0.1.0 called it `siq_from_parts(bigint, …)`,
+/// an overload that made `siq_from_parts('2023-…', …)` ambiguous.
+#[pg_extern(immutable, parallel_safe, strict, name = "siq_from_tick_parts")]
 fn siq_from_parts_ticks(ticks: i64, shard: i32, domain_hash: i64, kind: &str, serial: i32) -> Siq {
     Siq(siq_core::Siq::from_parts(ticks, shard, domain_hash, kind_named(kind), serial).or_raise())
 }

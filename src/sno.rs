@@ -6,6 +6,7 @@ use crate::c_function::{arg, c_function};
 use crate::errors::OrRaise;
 use crate::format::Format;
 use crate::native_type::{datum_of, native_type, FromBinary};
+use crate::node::{FormatSetting, NodeField};
 use crate::record::{column, out_record};
 use crate::time;
 use flake_core::error::field_in_range;
@@ -30,23 +31,39 @@ pub static FORMAT: Format = Format {
     name: "sno",
     init: define_settings,
     generators: &[&GENERATOR],
+    nodes: &[&NODE],
     generate: &["sno_generate()"],
 };
 
-/// `pg_flake.sno_node`: the high byte of the partition.
+/// The partition's high byte: this server's node (README "Several servers").
+pub static NODE: NodeField = NodeField {
+    format: "sno",
+    bits: 8,
+    setting: Some((&SNO_NODE_SET, || SNO_NODE.get() as u32)),
+};
+
+/// `pg_flake.sno_node`, which overrides `pg_flake.node` where set.
 static SNO_NODE: GucSetting<i32> = GucSetting::<i32>::new(0);
+static SNO_NODE_SET: FormatSetting = FormatSetting::new("pg_flake.sno_node");
+crate::format_setting_hooks!(SNO_NODE_SET, check_sno_node, assign_sno_node, i32);
 
 fn define_settings() {
-    GucRegistry::define_int_guc(
-        c"pg_flake.sno_node",
-        c"High byte of the sno partition: this server's node number.",
-        c"Give every server that generates sno values its own number (0-255).",
-        &SNO_NODE,
-        0,
-        255,
-        GucContext::Suset,
-        GucFlags::default(),
-    );
+    // SAFETY: the hooks never raise errors or panic.
+    unsafe {
+        GucRegistry::define_int_guc_with_hooks(
+            c"pg_flake.sno_node",
+            c"High byte of the sno partition: this server's node number.",
+            c"Overrides pg_flake.node for sno where set (0-255).",
+            &SNO_NODE,
+            0,
+            255,
+            GucContext::Suset,
+            GucFlags::default(),
+            Some(check_sno_node),
+            Some(assign_sno_node),
+            None,
+        );
+    }
 }
 
 fn field(name: &'static str, value: i32, max: i128) -> i128 {
@@ -67,8 +84,8 @@ CREATE FUNCTION sno_generate(meta int DEFAULT 0) RETURNS sno
         // SAFETY: a strict function of one int argument.
         let meta = unsafe { arg(fcinfo, 0) }.value() as i32;
         let meta = field("meta", meta, 255) as u8;
-        let node = SNO_NODE.get() as u8;
-        datum_of(GENERATOR.generate(|generator, clock| generator.try_generate(clock, node, meta)).bytes())
+        let node = NODE.identity_or_raise().node as u8;
+        datum_of(GENERATOR.generate(|generator, clock, limits| generator.try_generate(clock, limits, node, meta)).bytes())
     }
 }
 

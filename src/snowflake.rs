@@ -8,6 +8,7 @@
 use crate::c_function::{arg_value, c_function};
 use crate::errors::OrRaise;
 use crate::format::Format;
+use crate::node::{FormatSetting, NodeField};
 use crate::record::{column, out_record};
 use crate::settings::{check_failed, setting_text};
 use crate::time;
@@ -23,12 +24,28 @@ pub static FORMAT: Format = Format {
     name: "snowflake",
     init: define_settings,
     generators: &[&GENERATOR],
+    nodes: &[&NODE],
     generate: &["snowflake_generate()"],
+};
+
+/// The worker field: this server's node (README "Several servers").
+pub static NODE: NodeField = NodeField {
+    format: "snowflake",
+    bits: 5,
+    setting: Some((&SNOWFLAKE_WORKER_SET, || SNOWFLAKE_WORKER.get() as u32)),
 };
 
 // --- settings ------------------------------------------------------------------
 
+/// `pg_flake.snowflake_worker`, which overrides `pg_flake.node` where set.
 static SNOWFLAKE_WORKER: GucSetting<i32> = GucSetting::<i32>::new(0);
+static SNOWFLAKE_WORKER_SET: FormatSetting = FormatSetting::new("pg_flake.snowflake_worker");
+crate::format_setting_hooks!(
+    SNOWFLAKE_WORKER_SET,
+    check_snowflake_worker,
+    assign_snowflake_worker,
+    i32
+);
 /// Text, because integer settings are 32-bit; the check hook admits only an
 /// integer in `snowflake_core::EPOCH_RANGE_MS`.
 static SNOWFLAKE_EPOCH: GucSetting<Option<CString>> =
@@ -77,16 +94,22 @@ fn define_settings() {
             None,
         );
     }
-    GucRegistry::define_int_guc(
-        c"pg_flake.snowflake_worker",
-        c"Worker field of generated snowflakes: this server's number.",
-        c"Give every server that generates snowflakes its own number (0-31).",
-        &SNOWFLAKE_WORKER,
-        0,
-        snowflake_core::MAX_WORKER as i32,
-        GucContext::Suset,
-        GucFlags::default(),
-    );
+    // SAFETY: the hooks never raise errors or panic.
+    unsafe {
+        GucRegistry::define_int_guc_with_hooks(
+            c"pg_flake.snowflake_worker",
+            c"Worker field of generated snowflakes: this server's number.",
+            c"Overrides pg_flake.node for Snowflake where set (0-31).",
+            &SNOWFLAKE_WORKER,
+            0,
+            snowflake_core::MAX_WORKER as i32,
+            GucContext::Suset,
+            GucFlags::default(),
+            Some(check_snowflake_worker),
+            Some(assign_snowflake_worker),
+            None,
+        );
+    }
 }
 
 // --- functions -----------------------------------------------------------------
@@ -102,9 +125,9 @@ CREATE FUNCTION snowflake_generate() RETURNS bigint
     VOLATILE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'snowflake_generate_wrapper';
 "#,
     |_fcinfo| {
-        let worker = SNOWFLAKE_WORKER.get() as i64;
+        let worker = NODE.identity_or_raise().node as i64;
         let epoch = epoch_setting();
-        pg_sys::Datum::from(GENERATOR.generate(|generator, clock| generator.try_generate(clock, worker, epoch)))
+        pg_sys::Datum::from(GENERATOR.generate(|generator, clock, limits| generator.try_generate(clock, limits, worker, epoch)))
     }
 }
 

@@ -25,3 +25,10 @@ pub fn timestamp(unix_micros: i64) -> TimestampWithTimeZone {
         pgrx::error!("pg_flake: timestamp {unix_micros} out of PostgreSQL's range")
     })
 }
+
+/// The timestamp of a Unix-microsecond instant, if PostgreSQL can hold it.
+pub fn timestamp_checked(unix_micros: i64) -> Option<TimestampWithTimeZone> {
+    unix_micros
+        .checked_add(UNIX_EPOCH_IN_PG_MICROS)
+        .and_then(|pg| TimestampWithTimeZone::try_from(pg).ok())
+}

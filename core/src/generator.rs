@@ -40,8 +40,8 @@ pub trait SlotGenerator: Copy {
     /// Raises the floor: no unit at or below `floor` is used from now on.
     fn raise_floor(&mut self, floor: u64);
 
-    /// The highest unit any of its sequencers is at (its floor before the
-    /// first ID).
+    /// The highest unit any of its sequencers has used (its floor before
+    /// the first ID).
     fn last_unit(&self) -> u64;
 
     /// Its sequencers that exist so far.
@@ -80,7 +80,7 @@ macro_rules! single_sequencer {
             }
 
             fn last_unit(&self) -> u64 {
-                self.sequencer.unit()
+                self.sequencer.highest()
             }
 
             fn sequencers(&self) -> Vec<$crate::generator::SequencerRow> {

@@ -205,6 +205,12 @@ impl Sequencer {
         self.unit
     }
 
+    /// The highest unit used (or the floor): after a tick-tock flip the
+    /// unit in use may lie below units used before it.
+    pub fn highest(&self) -> u64 {
+        self.unit.max(self.safe)
+    }
+
     /// Raises the floor to `floor` (a mark learned later, e.g. replayed from
     /// another server's WAL): no unit at or below it is used from now on.
     pub fn raise_floor(&mut self, floor: u64) {

@@ -701,7 +701,7 @@ impl SlotGenerator for SiqGenerator {
         self.sequencers
             .iter()
             .flatten()
-            .map(Sequencer::unit)
+            .map(Sequencer::highest)
             .fold(self.floor, u64::max)
     }
 
