@@ -596,10 +596,13 @@ unsafe extern "C-unwind" fn on_shmem_startup() {
         let area = pg_sys::ShmemInitStruct(SHARED_AREA.as_ptr(), size, &mut found).cast::<u8>();
         attach_all(area, !found);
         pg_sys::LWLockRelease(lock);
-        // In the postmaster (this hook also runs after a crash restart): at
-        // a clean shutdown, record the exact last units, so that the next
-        // start does not begin a lease ahead of the clock.
-        if !pg_sys::IsUnderPostmaster && !found {
+        // In the postmaster, once (this hook runs again after a crash
+        // restart): when it exits, every backend is gone and shared memory
+        // holds every unit used, so the exact last units can be recorded
+        // and the next start need not begin a lease ahead of the clock.
+        static REGISTERED: std::sync::atomic::AtomicBool =
+            std::sync::atomic::AtomicBool::new(false);
+        if !pg_sys::IsUnderPostmaster && !REGISTERED.swap(true, Ordering::Relaxed) {
             pg_sys::on_shmem_exit(Some(release_at_shutdown), pg_sys::Datum::from(0usize));
         }
     }

@@ -181,14 +181,49 @@ impl NodeField {
     /// The identity this server generates `self.format` with (README
     /// "Several servers"), or why it must not generate it.
     pub fn identity(&self) -> Result<Identity, Refusal> {
-        self.resolve(recovery_in_progress())
+        let identity = self.resolve(recovery_in_progress())?;
+        self.check_fit(identity)?;
+        Ok(identity)
     }
 
     /// The identity the settings and Citus give this server, whether or not
     /// it may generate now (for functions that only use the node number,
     /// such as `kuid96_globalize(bigint)`).
     pub fn configured(&self) -> Result<Identity, Refusal> {
-        self.resolve(false)
+        let identity = self.resolve(false)?;
+        self.check_fit(identity)?;
+        Ok(identity)
+    }
+
+    /// Where the node number would come from, fitting the field or not (for
+    /// `pg_flake_node()`, which shows it with the problem).
+    pub fn source(&self) -> Option<Identity> {
+        self.resolve(recovery_in_progress())
+            .ok()
+            .filter(|_| self.bits > 0)
+    }
+
+    /// Whether `identity`'s node fits the field.
+    fn check_fit(&self, identity: Identity) -> Result<(), Refusal> {
+        if self.bits < 32 && identity.node >= 1 << self.bits {
+            let setting = self.setting.map_or("pg_flake.node", |(s, _)| s.name);
+            return Err(Refusal {
+                code: PgSqlErrorCode::ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE,
+                message: format!(
+                    "node {} (from {}) does not fit the {}-bit node field of {} (0 to {})",
+                    identity.node,
+                    identity.source.name(),
+                    self.bits,
+                    self.format,
+                    (1u64 << self.bits) - 1
+                ),
+                hint: format!(
+                    "Set {setting} to a number from 0 to {} that no other server uses.",
+                    (1u64 << self.bits) - 1
+                ),
+            });
+        }
+        Ok(())
     }
 
     fn resolve(&self, in_recovery: bool) -> Result<Identity, Refusal> {
@@ -262,24 +297,6 @@ impl NodeField {
                 source: Source::Default,
             }
         };
-        if self.bits < 32 && identity.node >= 1 << self.bits {
-            let setting = self.setting.map_or("pg_flake.node", |(s, _)| s.name);
-            return Err(Refusal {
-                code: PgSqlErrorCode::ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE,
-                message: format!(
-                    "node {} (from {}) does not fit the {}-bit node field of {} (0 to {})",
-                    identity.node,
-                    identity.source.name(),
-                    self.bits,
-                    self.format,
-                    (1u64 << self.bits) - 1
-                ),
-                hint: format!(
-                    "Set {setting} to a number from 0 to {} that no other server uses.",
-                    (1u64 << self.bits) - 1
-                ),
-            });
-        }
         Ok(identity)
     }
 

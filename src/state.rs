@@ -174,11 +174,11 @@ fn pg_flake_node() -> TableIterator<
                 None,
             ),
             Err(refusal) => {
-                let configured = field.configured().ok().filter(|_| field.bits > 0);
+                let source = field.source();
                 (
                     field.format.to_string(),
-                    configured.map(|i| i.node as i64),
-                    configured.map_or("none", |i| i.source.name()).to_string(),
+                    source.map(|i| i.node as i64),
+                    source.map_or("none", |i| i.source.name()).to_string(),
                     Some(format!("{} ({})", refusal.message, refusal.hint)),
                 )
             }
