@@ -650,17 +650,22 @@ impl SiqGenerator {
         // The slot rule's process field is the shard (both SHARD_BITS wide):
         // the assignment (two divisions) is needed only for a new sequencer.
         let shard = self.shard();
-        let sequencer = match &mut self.sequencers[kind.index()] {
-            Some(sequencer) => sequencer,
-            empty => empty.insert(Sequencer::new(
-                Regression::Logical,
-                kind.slot_rule().assign(self.slot, self.nslots)?.range,
-                self.floor,
-            )),
-        };
-        Ok(sequencer
-            .try_next(clock, &SiqTimeline, limits)?
-            .map(|s| Siq::assemble(s.unit, shard, domain_hash, kind.low16(s.sequence as u16))))
+        let assemble =
+            |s: Sequenced| Siq::assemble(s.unit, shard, domain_hash, kind.low16(s.sequence as u16));
+        if let Some(sequencer) = &mut self.sequencers[kind.index()] {
+            return Ok(sequencer
+                .try_next(clock, &SiqTimeline, limits)?
+                .map(assemble));
+        }
+        // A kind's sequencer exists once it has issued an ID, so that an
+        // attempt that waits or fails leaves no trace.
+        let range = kind.slot_rule().assign(self.slot, self.nslots)?.range;
+        let mut sequencer = Sequencer::new(Regression::Logical, range, self.floor);
+        let step = sequencer.try_next(clock, &SiqTimeline, limits)?;
+        if let Step::Issued(_) = step {
+            self.sequencers[kind.index()] = Some(sequencer);
+        }
+        Ok(step.map(assemble))
     }
 
     /// The state of `kind`'s sequencer, if that kind has been used.
