@@ -8,7 +8,7 @@ use crate::codec::Alphabet;
 use crate::error::{field_in_range, Error, Result};
 use crate::generator::{SequencerRow, SlotGenerator};
 use crate::sequencer::{
-    until_issued, Limits, Regression, Sequencer, SequencerState, Step, Timeline,
+    until_issued, Limits, Regression, Sequenced, Sequencer, SequencerState, Step, Timeline,
 };
 use crate::slot::{SlotAssignment, SlotRule};
 use sha2::{Digest, Sha256};
