@@ -43,7 +43,7 @@ RUN_PG_PORT := $(shell echo $$(($(RUN_PORT) + $(PG) - 15)))
 RUN_DATA    ?= $(CURDIR)/.run/pg$(PG)
 PSQL_RUN     = $(call pg_bin,$(PG))/psql -X -h 127.0.0.1 -p $(RUN_PG_PORT) -U postgres
 
-.PHONY: all prereqs install run stop test lint test-core test-pgrx test-sql test-long bench clean
+.PHONY: all prereqs install run stop test lint test-core test-pgrx test-sql test-long bench package clean
 # The per-version targets (install-18, …) come from pattern rules: never
 # files, and none to delete afterwards.
 .SECONDARY:
@@ -61,10 +61,13 @@ prereqs-%:
 relink_library = lib="$$($(call pg_config,$(1)) --pkglibdir)/pg_flake.so"; \
 	if [ -f "$$lib" ]; then cp -p "$$lib" "$$lib.new" && mv -f "$$lib.new" "$$lib"; fi
 
+# The install script of 0.1.0 as it landed goes along, so that a database
+# can be made at 0.1.0 and updated (the regression test upgrade).
 install: install-$(PG)
 install-%: prereqs-%
 	@$(call relink_library,$*)
 	cargo pgrx install --release --pg-config $(call pg_config,$*)
+	install -m 644 sql/pg_flake--0.1.0.sql "$$($(call pg_config,$*) --sharedir)/extension/"
 
 ## run: build, install, start a dedicated server with an example database, open psql.
 run: install
@@ -117,6 +120,12 @@ test-long-%: install-%
 ## results into docs/BENCHMARKS.md and docs/bench-insert.png. Not part of `make test`.
 bench: install
 	$(call with_pg,$(PG)) scripts/bench.sh
+
+## package: the Debian package target/debian/postgresql-15-pg-flake_<version>_amd64.deb
+## (release build by cargo pgrx package, then dpkg-deb; scripts/package-deb.sh). PG=18
+## builds postgresql-18-pg-flake.
+package: prereqs-$(PG)
+	$(call with_pg,$(PG)) scripts/package-deb.sh
 
 clean: stop
 	cargo clean

@@ -598,7 +598,7 @@ def report(results, elapsed):
         w("")
         gen_table(results["shared_generation"], True)
     notes = [(label, WHY[label]) for label, _, _ in GENERATORS if label in WHY]
-    w("Caps that no code change can lift (the formats' layouts and the slot rule of `sql-api.md` §4):")
+    w("Caps that no code change can lift (the formats' layouts and the slot rule of README "Guarantees"):")
     w("")
     for label, why in notes:
         w(f"- `{label}`: {why}.")

@@ -2,7 +2,7 @@
 # `make test-long`: the long-running tests (2-3 minutes), against servers
 # of one PostgreSQL version (the programs in PG_BIN, default PostgreSQL
 # 15's) that run only for this script, each with a fresh data directory, all
-# with pg_flake preloaded (shared mode, sql-api.md §5):
+# with pg_flake preloaded (README "Shared mode"):
 #  load   pgbench, 32 clients for 60 s, a mix of every generator, each
 #         inserting into its own table whose primary key defaults to it.
 #  nodes  three servers with different node settings generate 100 000 IDs of

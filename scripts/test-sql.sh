@@ -3,13 +3,14 @@
 # integration tests (vectors through SQL, concurrency), against freshly
 # initialised servers of one PostgreSQL version (the programs in PG_BIN,
 # default PostgreSQL 15's) that run only for this script:
-#  1. shared mode: pg_flake preloaded (sql-api.md §5), which
+#  1. shared mode: pg_flake preloaded (README "Shared mode"), which
 #     pg_flake.public_id_key also requires (it is hidden from other roles
 #     only when the library is loaded before any SQL runs). Every suite.
-#  2. backend mode: not preloaded (§4, per-backend generators). The same
-#     regression tests, with the same expected output, except public_id
-#     (its key setting needs preloading), the concurrency tests and the
-#     test of a backend that takes over a predecessor's slot.
+#  2. backend mode: not preloaded (per-backend generators, README
+#     "Guarantees"). The same regression tests, with the same expected
+#     output, except public_id (its key setting needs preloading), the
+#     concurrency tests and the test of a backend that takes over a
+#     predecessor's slot.
 # Where PostgreSQL's own output differs between versions, pg_regress takes
 # the alternative expected file that matches (tests/regress/expected/*_1.out).
 #

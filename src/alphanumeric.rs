@@ -1,12 +1,15 @@
 //! SQL surface of the alphanumeric (base62) encoding
-//! (`spec/distributed-id.md` §3): `alphanumeric_encode` for `bigint`, `uuid`
+//! (docs/formats/alphanumeric.md): `alphanumeric_encode` for `bigint`, `uuid`
 //! and `distributed_id`, and one strict decoder per type.
 
 use crate::distributed_id::DistributedId;
 use crate::errors::OrRaise;
+use crate::format::Format;
 use flake_core::alphanumeric;
 use pgrx::datum::Uuid;
 use pgrx::prelude::*;
+
+pub static FORMAT: Format = Format::named("alphanumeric");
 
 #[pg_extern(immutable, parallel_safe, strict, name = "alphanumeric_encode")]
 fn alphanumeric_encode_bigint(value: i64) -> String {

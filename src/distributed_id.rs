@@ -1,17 +1,22 @@
-//! SQL surface of DistributedId (`spec/distributed-id.md` §1): the type with
-//! decimal text, `numeric` casts, decoding, construction, hex and the
-//! per-backend reference generator.
+//! SQL surface of DistributedId (docs/formats/distributed_id.md): the type
+//! (its SQL in `sql/types/distributed_id.sql`) with decimal text, `numeric`
+//! casts, decoding, construction, hex and the per-backend reference
+//! generator.
 
-use crate::backend;
+use crate::c_function::{arg_value, c_function};
 use crate::errors::OrRaise;
-use crate::fixed_type::{datum_of, flake_type, out_record, v1_function, FromBinary, OutRecord};
+use crate::format::Format;
+use crate::native_type::{datum_of, native_type, FromBinary};
 use crate::numeric::{integer_of, numeric_of};
+use crate::random::with_random_generator;
+use crate::record::{column, out_record};
+use crate::time;
 use flake_core::distributed_id::{self as distributed_id_core, DistributedIdGenerator};
 use flake_core::FlakeId;
 use pgrx::prelude::*;
 use std::cell::RefCell;
 
-flake_type!(
+native_type!(
     DistributedId,
     distributed_id_core::DistributedId,
     distributed_id
@@ -21,11 +26,16 @@ flake_type!(
 /// input and `bytea::distributed_id` reject those values (22003).
 impl FromBinary for distributed_id_core::DistributedId {}
 
-pgrx::extension_sql!(
-    "CREATE TYPE distributed_id;",
-    name = "distributed_id_shell",
+pgrx::extension_sql_file!(
+    "../sql/types/distributed_id.sql",
+    name = "distributed_id_type",
     creates = [Type(DistributedId)]
 );
+
+pub static FORMAT: Format = Format {
+    generate: &["distributed_id_generate()"],
+    ..Format::named("distributed_id")
+};
 
 thread_local! {
     static GENERATOR: RefCell<DistributedIdGenerator> =
@@ -33,31 +43,26 @@ thread_local! {
 }
 
 fn unix_micros(time: TimestampWithTimeZone) -> i64 {
-    backend::unix_micros(time, "distributed_id", distributed_id_core::TIME_RANGE)
+    time::unix_micros(time, "distributed_id", distributed_id_core::TIME_RANGE)
 }
 
-v1_function! {
+c_function! {
     /// `distributed_id_generate() → distributed_id`
-    fn distributed_id_generate(_fcinfo) {
-        let id = backend::with_random_generator(&GENERATOR, |generator, clock, random| {
+    "distributed_id_generate" requires ["distributed_id_type"] => r#"
+CREATE FUNCTION distributed_id_generate() RETURNS distributed_id
+    VOLATILE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'distributed_id_generate_wrapper';
+"#,
+    |_fcinfo| {
+        let id = with_random_generator(&GENERATOR, |generator, clock, random| {
             generator.generate(clock, random)
         });
         datum_of(id.bytes())
     }
 }
 
-pgrx::extension_sql!(
-    r#"
-CREATE FUNCTION distributed_id_generate() RETURNS distributed_id
-    VOLATILE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'distributed_id_generate_wrapper';
-"#,
-    name = "distributed_id_generate",
-    requires = ["flake_types"]
-);
-
 #[pg_extern(immutable, parallel_safe, strict)]
 fn distributed_id_timestamp(id: DistributedId) -> TimestampWithTimeZone {
-    backend::timestamp(id.0.unix_micros())
+    time::timestamp(id.0.unix_micros())
 }
 
 #[pg_extern(immutable, parallel_safe, strict)]
@@ -65,24 +70,23 @@ fn distributed_id_from_time(time: TimestampWithTimeZone) -> DistributedId {
     DistributedId(distributed_id_core::DistributedId::from_time(unix_micros(time)).or_raise())
 }
 
-#[pg_extern(
-    immutable,
-    parallel_safe,
-    strict,
-    sql = r#"
+c_function! {
+    "distributed_id_parts" requires ["distributed_id_type"] => r#"
 CREATE FUNCTION distributed_id_parts(id distributed_id, OUT "time" timestamptz, OUT random bigint)
 RETURNS record IMMUTABLE STRICT PARALLEL SAFE
 LANGUAGE c AS 'MODULE_PATHNAME', 'distributed_id_parts_wrapper';
-"#
-)]
-fn distributed_id_parts(id: DistributedId, fcinfo: pg_sys::FunctionCallInfo) -> OutRecord {
-    out_record(
-        fcinfo,
-        &[
-            backend::timestamp(id.0.unix_micros()).into_datum(),
-            (id.0.random() as i64).into_datum(),
-        ],
-    )
+"#,
+    |fcinfo| {
+        // SAFETY: a strict function of one distributed_id.
+        let DistributedId(id) = unsafe { arg_value(fcinfo, 0) };
+        out_record(
+            fcinfo,
+            &[
+                column("time", time::timestamp(id.unix_micros())),
+                column("random", id.random() as i64),
+            ],
+        )
+    }
 }
 
 #[pg_extern(immutable, parallel_safe, strict)]
@@ -118,8 +122,9 @@ fn distributed_id_from_numeric(value: AnyNumeric) -> DistributedId {
     DistributedId(distributed_id_core::DistributedId::from_u128(integer).or_raise())
 }
 
-// Assignment casts (`distributed-id.md` §1): a numeric literal goes into a
-// distributed_id column, and `id::numeric` is the reference's DECIMAL(28,0).
+// Assignment casts (docs/formats/distributed_id.md#text-forms): a numeric
+// literal goes into a distributed_id column, and `id::numeric` is the
+// reference's DECIMAL(28,0).
 pgrx::extension_sql!(
     r#"
 CREATE CAST (distributed_id AS numeric) WITH FUNCTION distributed_id_to_numeric(distributed_id)
@@ -129,8 +134,20 @@ CREATE CAST (numeric AS distributed_id) WITH FUNCTION distributed_id_from_numeri
 "#,
     name = "distributed_id_numeric_casts",
     requires = [
-        "flake_types",
+        "distributed_id_type",
         distributed_id_to_numeric,
         distributed_id_from_numeric
     ]
 );
+
+#[cfg(any(test, feature = "pg_test"))]
+#[pg_schema]
+mod tests {
+    use crate::pg_test_support::increases_within_a_statement;
+    use pgrx::prelude::*;
+
+    #[pg_test]
+    fn distributed_id_generate_is_increasing_within_a_backend() {
+        assert!(increases_within_a_statement("distributed_id_generate()"));
+    }
+}

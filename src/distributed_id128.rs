@@ -1,11 +1,15 @@
-//! SQL surface of DistributedId128 (`spec/distributed-id.md` §2) on the
+//! SQL surface of DistributedId128 (docs/formats/distributed_id128.md) on the
 //! built-in `uuid`: decoding, construction, the 128-bit integer as `numeric`
 //! and the per-backend reference generator.
 
-use crate::backend;
+use crate::c_function::{arg_value, c_function};
 use crate::errors::OrRaise;
-use crate::fixed_type::{datum_of, out_record, v1_function, OutRecord};
+use crate::format::Format;
+use crate::native_type::datum_of;
 use crate::numeric::{integer_of, numeric_of};
+use crate::random::with_random_generator;
+use crate::record::{column, out_record};
+use crate::time;
 use flake_core::distributed_id128::{self as core128, DistributedId128, DistributedId128Generator};
 use pgrx::datum::Uuid;
 use pgrx::prelude::*;
@@ -13,6 +17,11 @@ use std::cell::RefCell;
 
 /// The `random` argument of `distributed_id128_from_parts`: 75 bits.
 const RANDOM_RANGE: &str = "0 to 37778931862957161709567 (2^75 - 1) for the random field";
+
+pub static FORMAT: Format = Format {
+    generate: &["distributed_id128_generate()"],
+    ..Format::named("distributed_id128")
+};
 
 thread_local! {
     static GENERATOR: RefCell<DistributedId128Generator> =
@@ -28,30 +37,26 @@ pub fn uuid(id: DistributedId128) -> Uuid {
 }
 
 fn unix_micros(time: TimestampWithTimeZone) -> i64 {
-    backend::unix_micros(time, "distributed_id128", core128::TIME_RANGE)
+    time::unix_micros(time, "distributed_id128", core128::TIME_RANGE)
 }
 
-v1_function! {
+c_function! {
     /// `distributed_id128_generate() → uuid`
-    fn distributed_id128_generate(_fcinfo) {
-        let id = backend::with_random_generator(&GENERATOR, |generator, clock, random| {
+    "distributed_id128_generate" => r#"
+CREATE FUNCTION distributed_id128_generate() RETURNS uuid
+    VOLATILE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'distributed_id128_generate_wrapper';
+"#,
+    |_fcinfo| {
+        let id = with_random_generator(&GENERATOR, |generator, clock, random| {
             generator.generate(clock, random)
         });
         datum_of(&id.to_bytes())
     }
 }
 
-pgrx::extension_sql!(
-    r#"
-CREATE FUNCTION distributed_id128_generate() RETURNS uuid
-    VOLATILE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'distributed_id128_generate_wrapper';
-"#,
-    name = "distributed_id128_generate"
-);
-
 #[pg_extern(immutable, parallel_safe, strict)]
 fn distributed_id128_timestamp(id: Uuid) -> TimestampWithTimeZone {
-    backend::timestamp(id128(id).unix_micros())
+    time::timestamp(id128(id).unix_micros())
 }
 
 #[pg_extern(immutable, parallel_safe, strict)]
@@ -59,25 +64,23 @@ fn distributed_id128_from_time(time: TimestampWithTimeZone) -> Uuid {
     uuid(DistributedId128::from_time(unix_micros(time)).or_raise())
 }
 
-#[pg_extern(
-    immutable,
-    parallel_safe,
-    strict,
-    sql = r#"
+c_function! {
+    "distributed_id128_parts" => r#"
 CREATE FUNCTION distributed_id128_parts(id uuid, OUT "time" timestamptz, OUT random numeric)
 RETURNS record IMMUTABLE STRICT PARALLEL SAFE
 LANGUAGE c AS 'MODULE_PATHNAME', 'distributed_id128_parts_wrapper';
-"#
-)]
-fn distributed_id128_parts(id: Uuid, fcinfo: pg_sys::FunctionCallInfo) -> OutRecord {
-    let id = id128(id);
-    out_record(
-        fcinfo,
-        &[
-            backend::timestamp(id.unix_micros()).into_datum(),
-            numeric_of(id.random()).into_datum(),
-        ],
-    )
+"#,
+    |fcinfo| {
+        // SAFETY: a strict function of one uuid.
+        let id = id128(unsafe { arg_value(fcinfo, 0) });
+        out_record(
+            fcinfo,
+            &[
+                column("time", time::timestamp(id.unix_micros())),
+                column("random", numeric_of(id.random())),
+            ],
+        )
+    }
 }
 
 #[pg_extern(immutable, parallel_safe, strict)]

@@ -1,5 +1,5 @@
 //! Every core error reaches the user as a PostgreSQL ERROR with the SQLSTATE
-//! of its kind (`sql-api.md` §2).
+//! of its kind (README "Errors").
 
 use flake_core::{Error, ErrorKind};
 use pgrx::pg_sys::panic::ErrorReport;
@@ -12,6 +12,7 @@ fn sqlstate(kind: ErrorKind) -> PgSqlErrorCode {
         ErrorKind::NumericOutOfRange => PgSqlErrorCode::ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE,
         ErrorKind::DatetimeOverflow => PgSqlErrorCode::ERRCODE_DATETIME_FIELD_OVERFLOW,
         ErrorKind::InvalidParameter => PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
+        ErrorKind::NotReady => PgSqlErrorCode::ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE,
     }
 }
 
@@ -21,8 +22,23 @@ pub fn raise(error: Error) -> ! {
     if let Some(detail) = error.detail() {
         report = report.set_detail(detail);
     }
+    if let Some(hint) = error.hint().or_else(|| hint_for(&error)) {
+        report = report.set_hint(hint);
+    }
     report.report(PgLogLevel::ERROR);
     unreachable!("ERROR does not return")
+}
+
+/// What the extension adds to the core's errors: the settings to change.
+fn hint_for(error: &Error) -> Option<String> {
+    match error {
+        Error::ClockBehind { .. } => Some(
+            "Correct the server's clock, or let IDs run further ahead of it with \
+             pg_flake.max_clock_lag (README \"Guarantees\")."
+                .into(),
+        ),
+        _ => None,
+    }
 }
 
 pub trait OrRaise<T> {

@@ -1,40 +1,137 @@
-//! SQL surface of the k-ordered uid (`spec/kuid.md`): kuid64 on `bigint`,
-//! the type `kuid96`, node fingerprints and both generators.
+//! SQL surface of the k-ordered uid (docs/formats/kuid.md): kuid64 on
+//! `bigint`, the type `kuid96` (its SQL in `sql/types/kuid96.sql`), node
+//! fingerprints, both generators and their settings.
 //!
 //! Every kuid96 function with an `interval` argument also exists without it,
 //! reading `pg_flake.kuid_interval` instead (and `kuid96_globalize` without
 //! `node` reads `pg_flake.kuid_node`): the form with every argument is
 //! `IMMUTABLE` (usable in expression indexes), the others `STABLE`.
 
-use crate::backend;
+use crate::c_function::{arg_value, c_function};
 use crate::errors::OrRaise;
-use crate::fixed_type::{datum_of, flake_type, out_record, v1_function, FromBinary, OutRecord};
-use crate::generator_state::{self, StateRow};
-use crate::settings;
+use crate::format::Format;
+use crate::native_type::{datum_of, native_type, FromBinary};
+use crate::node::{FormatSetting, NodeField};
+use crate::record::{column, out_record};
+use crate::settings::setting_text;
+use crate::time;
 use flake_core::error::field_in_range;
 use flake_core::kuid::{self as kuid_core, Kuid64Generator, Kuid96Generator};
 use flake_core::FlakeId;
+use pgrx::guc::{GucContext, GucFlags, GucRegistry, GucSetting};
 use pgrx::prelude::*;
+use std::ffi::{c_char, c_void, CString};
+use std::sync::atomic::{AtomicU32, Ordering};
 
-flake_type!(Kuid96, kuid_core::Kuid96, kuid96);
+native_type!(Kuid96, kuid_core::Kuid96, kuid96);
 
 impl FromBinary for kuid_core::Kuid96 {}
 
-pgrx::extension_sql!(
-    "CREATE TYPE kuid96;",
-    name = "kuid96_shell",
+pgrx::extension_sql_file!(
+    "../sql/types/kuid96.sql",
+    name = "kuid96_type",
     creates = [Type(Kuid96)]
 );
 
-crate::generator!(pub KUID64: Kuid64Generator, c"pg_flake kuid64 generator");
-crate::generator!(pub KUID96: Kuid96Generator, c"pg_flake kuid96 generator");
+crate::generator!(pub KUID64: Kuid64Generator, "kuid64");
+crate::generator!(pub KUID96: Kuid96Generator, "kuid96");
+
+pub static FORMAT: Format = Format {
+    name: "kuid",
+    init: define_settings,
+    generators: &[&KUID64, &KUID96],
+    nodes: &[&KUID64_NODE, &KUID96_NODE],
+    generate: &["kuid64_generate()", "kuid96_generate()"],
+};
+
+/// kuid64 has no node field: its IDs are for one server (README "Several
+/// servers"), and it refuses to generate in a Citus cluster.
+pub static KUID64_NODE: NodeField = NodeField {
+    format: "kuid64",
+    bits: 0,
+    setting: None,
+};
+
+/// kuid96's 32-bit node: the fingerprint of `pg_flake.kuid_node` where it is
+/// set, else the node number itself (README "Several servers").
+pub static KUID96_NODE: NodeField = NodeField {
+    format: "kuid96",
+    bits: 32,
+    setting: Some((&KUID_NODE_SET, || {
+        KUID_NODE_FINGERPRINT.load(Ordering::Relaxed)
+    })),
+};
+
+// --- settings ------------------------------------------------------------------
+
+static KUID_NODE: GucSetting<Option<CString>> = GucSetting::<Option<CString>>::new(Some(c""));
+static KUID_INTERVAL: GucSetting<i32> = GucSetting::<i32>::new(kuid_core::DEFAULT_INTERVAL as i32);
+
+/// Fingerprint of `pg_flake.kuid_node`, computed when the setting changes.
+static KUID_NODE_FINGERPRINT: AtomicU32 = AtomicU32::new(0);
+static KUID_NODE_SET: FormatSetting = FormatSetting::new("pg_flake.kuid_node");
+
+/// The node of generated kuid96s.
+fn node_setting() -> u32 {
+    KUID96_NODE.identity_or_raise().node
+}
+
+unsafe extern "C-unwind" fn check_node(
+    _newval: *mut *mut c_char,
+    extra: *mut *mut c_void,
+    source: pg_sys::GucSource::Type,
+) -> bool {
+    // SAFETY: PostgreSQL's check-hook arguments.
+    unsafe { FormatSetting::check(source, extra) }
+}
+
+/// `pg_flake.kuid_interval`, which the setting keeps within 5–10.
+fn interval_setting() -> u32 {
+    KUID_INTERVAL.get() as u32
+}
+
+unsafe extern "C-unwind" fn assign_node(newval: *const c_char, extra: *mut c_void) {
+    let name = String::from_utf8_lossy(setting_text(newval));
+    KUID_NODE_FINGERPRINT.store(kuid_core::node_fingerprint(&name), Ordering::Relaxed);
+    // SAFETY: PostgreSQL's assign-hook argument, made by check_node.
+    unsafe { KUID_NODE_SET.assign(extra) };
+}
+
+fn define_settings() {
+    // SAFETY: the hook never raises errors or panics.
+    unsafe {
+        GucRegistry::define_string_guc_with_hooks(
+            c"pg_flake.kuid_node",
+            c"This server's node name: its fingerprint goes into generated kuid96 values.",
+            c"Overrides pg_flake.node for kuid96 where set: its fingerprint is the node field.",
+            &KUID_NODE,
+            GucContext::Suset,
+            GucFlags::default(),
+            Some(check_node),
+            Some(assign_node),
+            None,
+        );
+    }
+    GucRegistry::define_int_guc(
+        c"pg_flake.kuid_interval",
+        c"kuid96 neighborhood interval I: the node sits above the low I bits of the seconds.",
+        c"Every reader must use the interval the value was generated with (5-10).",
+        &KUID_INTERVAL,
+        kuid_core::MIN_INTERVAL as i32,
+        kuid_core::MAX_INTERVAL as i32,
+        GucContext::Userset,
+        GucFlags::default(),
+    );
+}
+
+// --- functions -----------------------------------------------------------------
 
 fn kuid64_micros(time: TimestampWithTimeZone) -> i64 {
-    backend::unix_micros(time, "kuid64", kuid_core::KUID64_TIME_RANGE)
+    time::unix_micros(time, "kuid64", kuid_core::KUID64_TIME_RANGE)
 }
 
 fn kuid96_micros(time: TimestampWithTimeZone) -> i64 {
-    backend::unix_micros(time, "kuid96", kuid_core::KUID96_TIME_RANGE)
+    time::unix_micros(time, "kuid96", kuid_core::KUID96_TIME_RANGE)
 }
 
 /// An interval argument: 5–10, else 22023.
@@ -49,20 +146,17 @@ fn node_arg(node: i64) -> u32 {
 
 // --- kuid64 ---------------------------------------------------------------------
 
-v1_function! {
+c_function! {
     /// `kuid64_generate() → bigint`
-    fn kuid64_generate(_fcinfo) {
-        pg_sys::Datum::from(KUID64.generate(|generator, clock| generator.try_generate(clock)))
-    }
-}
-
-pgrx::extension_sql!(
-    r#"
+    "kuid64_generate" => r#"
 CREATE FUNCTION kuid64_generate() RETURNS bigint
     VOLATILE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'kuid64_generate_wrapper';
 "#,
-    name = "kuid64_generate"
-);
+    |_fcinfo| {
+        KUID64_NODE.identity_or_raise();
+        pg_sys::Datum::from(KUID64.generate(|generator, clock, limits| generator.try_generate(clock, limits)))
+    }
+}
 
 #[pg_extern(immutable, parallel_safe, strict)]
 fn kuid64_encode(kuid64: i64) -> String {
@@ -76,7 +170,7 @@ fn kuid64_decode(text: &str) -> i64 {
 
 #[pg_extern(immutable, parallel_safe, strict)]
 fn kuid64_timestamp(kuid64: i64) -> TimestampWithTimeZone {
-    backend::timestamp(kuid_core::kuid64_timestamp(kuid64).or_raise())
+    time::timestamp(kuid_core::kuid64_timestamp(kuid64).or_raise())
 }
 
 #[pg_extern(immutable, parallel_safe, strict)]
@@ -84,30 +178,28 @@ fn kuid64_from_time(time: TimestampWithTimeZone) -> i64 {
     kuid_core::kuid64_from_time(kuid64_micros(time)).or_raise()
 }
 
-#[pg_extern(
-    immutable,
-    parallel_safe,
-    strict,
-    sql = r#"
+c_function! {
+    "kuid64_parts" => r#"
 CREATE FUNCTION kuid64_parts(kuid64 bigint,
     OUT "time" timestamptz, OUT megaseconds int, OUT seconds int, OUT microseconds int,
     OUT seq int)
 RETURNS record IMMUTABLE STRICT PARALLEL SAFE
 LANGUAGE c AS 'MODULE_PATHNAME', 'kuid64_parts_wrapper';
-"#
-)]
-fn kuid64_parts(kuid64: i64, fcinfo: pg_sys::FunctionCallInfo) -> OutRecord {
-    let p = kuid_core::kuid64_parts(kuid64).or_raise();
-    out_record(
-        fcinfo,
-        &[
-            backend::timestamp(p.time).into_datum(),
-            (p.megaseconds as i32).into_datum(),
-            (p.seconds as i32).into_datum(),
-            (p.microseconds as i32).into_datum(),
-            (p.seq as i32).into_datum(),
-        ],
-    )
+"#,
+    |fcinfo| {
+        // SAFETY: a strict function of one bigint.
+        let p = kuid_core::kuid64_parts(unsafe { arg_value(fcinfo, 0) }).or_raise();
+        out_record(
+            fcinfo,
+            &[
+                column("time", time::timestamp(p.time)),
+                column("megaseconds", p.megaseconds as i32),
+                column("seconds", p.seconds as i32),
+                column("microseconds", p.microseconds as i32),
+                column("seq", p.seq as i32),
+            ],
+        )
+    }
 }
 
 #[pg_extern(immutable, parallel_safe, strict)]
@@ -122,32 +214,27 @@ fn kuid_node_fingerprint(name: &str) -> i64 {
     kuid_core::node_fingerprint(name) as i64
 }
 
-v1_function! {
+c_function! {
     /// `kuid96_generate() → kuid96`
-    fn kuid96_generate(_fcinfo) {
-        let node = settings::kuid_node();
-        let interval = settings::kuid_interval();
-        datum_of(KUID96.generate(|generator, clock| generator.try_generate(clock, node, interval)).bytes())
-    }
-}
-
-pgrx::extension_sql!(
-    r#"
+    "kuid96_generate" requires ["kuid96_type"] => r#"
 CREATE FUNCTION kuid96_generate() RETURNS kuid96
     VOLATILE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'kuid96_generate_wrapper';
 "#,
-    name = "kuid96_generate",
-    requires = ["flake_types"]
-);
+    |_fcinfo| {
+        let node = node_setting();
+        let interval = interval_setting();
+        datum_of(KUID96.generate(|generator, clock, limits| generator.try_generate(clock, limits, node, interval)).bytes())
+    }
+}
 
 #[pg_extern(immutable, parallel_safe, strict)]
 fn kuid96_timestamp(id: Kuid96, interval: i32) -> TimestampWithTimeZone {
-    backend::timestamp(id.0.timestamp(interval_arg(interval)).or_raise())
+    time::timestamp(id.0.timestamp(interval_arg(interval)).or_raise())
 }
 
 #[pg_extern(stable, parallel_safe, strict, name = "kuid96_timestamp")]
 fn kuid96_timestamp_at_setting(id: Kuid96) -> TimestampWithTimeZone {
-    backend::timestamp(id.0.timestamp(settings::kuid_interval()).or_raise())
+    time::timestamp(id.0.timestamp(interval_setting()).or_raise())
 }
 
 #[pg_extern(immutable, parallel_safe, strict)]
@@ -157,49 +244,48 @@ fn kuid96_node(id: Kuid96, interval: i32) -> i64 {
 
 #[pg_extern(stable, parallel_safe, strict, name = "kuid96_node")]
 fn kuid96_node_at_setting(id: Kuid96) -> i64 {
-    id.0.node(settings::kuid_interval()).or_raise() as i64
+    id.0.node(interval_setting()).or_raise() as i64
 }
 
-fn kuid96_parts_record(fcinfo: pg_sys::FunctionCallInfo, id: Kuid96, interval: u32) -> OutRecord {
-    let p = id.0.parts(interval).or_raise();
+/// The row of `kuid96_parts`.
+fn kuid96_parts_record(fcinfo: pg_sys::FunctionCallInfo, interval: u32) -> pg_sys::Datum {
+    // SAFETY: argument 0 of both forms is a kuid96.
+    let Kuid96(id) = unsafe { arg_value(fcinfo, 0) };
+    let p = id.parts(interval).or_raise();
     out_record(
         fcinfo,
         &[
-            backend::timestamp(p.time).into_datum(),
-            (p.node as i64).into_datum(),
-            (p.seq as i32).into_datum(),
+            column("time", time::timestamp(p.time)),
+            column("node", p.node as i64),
+            column("seq", p.seq as i32),
         ],
     )
 }
 
-#[pg_extern(
-    immutable,
-    parallel_safe,
-    strict,
-    sql = r#"
+c_function! {
+    "kuid96_parts" requires ["kuid96_type"] => r#"
 CREATE FUNCTION kuid96_parts(id kuid96, "interval" int,
     OUT "time" timestamptz, OUT node bigint, OUT seq int)
 RETURNS record IMMUTABLE STRICT PARALLEL SAFE
 LANGUAGE c AS 'MODULE_PATHNAME', 'kuid96_parts_wrapper';
-"#
-)]
-fn kuid96_parts(id: Kuid96, interval: i32, fcinfo: pg_sys::FunctionCallInfo) -> OutRecord {
-    kuid96_parts_record(fcinfo, id, interval_arg(interval))
+"#,
+    |fcinfo| {
+        // SAFETY: a strict function whose argument 1 is an int.
+        let interval = interval_arg(unsafe { arg_value(fcinfo, 1) });
+        kuid96_parts_record(fcinfo, interval)
+    }
 }
 
-#[pg_extern(
-    stable,
-    parallel_safe,
-    strict,
-    sql = r#"
+c_function! {
+    "kuid96_parts_at_setting" requires ["kuid96_type"] => r#"
 CREATE FUNCTION kuid96_parts(id kuid96,
     OUT "time" timestamptz, OUT node bigint, OUT seq int)
 RETURNS record STABLE STRICT PARALLEL SAFE
 LANGUAGE c AS 'MODULE_PATHNAME', 'kuid96_parts_at_setting_wrapper';
-"#
-)]
-fn kuid96_parts_at_setting(id: Kuid96, fcinfo: pg_sys::FunctionCallInfo) -> OutRecord {
-    kuid96_parts_record(fcinfo, id, settings::kuid_interval())
+"#,
+    |fcinfo| {
+        kuid96_parts_record(fcinfo, interval_setting())
+    }
 }
 
 fn from_parts(time: TimestampWithTimeZone, node: u32, seq: i32, interval: u32) -> Kuid96 {
@@ -215,7 +301,7 @@ fn kuid96_from_parts(time: TimestampWithTimeZone, node: i64, seq: i32, interval:
 
 #[pg_extern(stable, parallel_safe, strict, name = "kuid96_from_parts")]
 fn kuid96_from_parts_at_setting(time: TimestampWithTimeZone, node: i64, seq: i32) -> Kuid96 {
-    from_parts(time, node_arg(node), seq, settings::kuid_interval())
+    from_parts(time, node_arg(node), seq, interval_setting())
 }
 
 #[pg_extern(immutable, parallel_safe, strict)]
@@ -225,7 +311,7 @@ fn kuid96_from_time(time: TimestampWithTimeZone, interval: i32) -> Kuid96 {
 
 #[pg_extern(stable, parallel_safe, strict, name = "kuid96_from_time")]
 fn kuid96_from_time_at_setting(time: TimestampWithTimeZone) -> Kuid96 {
-    from_parts(time, 0, 0, settings::kuid_interval())
+    from_parts(time, 0, 0, interval_setting())
 }
 
 fn globalize(kuid64: i64, node: u32, interval: u32) -> Kuid96 {
@@ -239,12 +325,16 @@ fn kuid96_globalize(kuid64: i64, node: i64, interval: i32) -> Kuid96 {
 
 #[pg_extern(stable, parallel_safe, strict, name = "kuid96_globalize")]
 fn kuid96_globalize_at_setting(kuid64: i64, node: i64) -> Kuid96 {
-    globalize(kuid64, node_arg(node), settings::kuid_interval())
+    globalize(kuid64, node_arg(node), interval_setting())
 }
 
 #[pg_extern(stable, parallel_safe, strict, name = "kuid96_globalize")]
 fn kuid96_globalize_here(kuid64: i64) -> Kuid96 {
-    globalize(kuid64, settings::kuid_node(), settings::kuid_interval())
+    let node = KUID96_NODE
+        .configured()
+        .unwrap_or_else(|refusal| refusal.raise())
+        .node;
+    globalize(kuid64, node, interval_setting())
 }
 
 #[pg_extern(immutable, parallel_safe, strict)]
@@ -254,12 +344,25 @@ fn kuid96_localize(id: Kuid96, interval: i32) -> i64 {
 
 #[pg_extern(stable, parallel_safe, strict, name = "kuid96_localize")]
 fn kuid96_localize_at_setting(id: Kuid96) -> i64 {
-    id.0.localize(settings::kuid_interval()).or_raise()
+    id.0.localize(interval_setting()).or_raise()
 }
 
-/// The kuid64 and kuid96 generators, for `pg_flake_generator_state()`.
-pub fn generator_states() -> Vec<StateRow> {
-    let mut rows = generator_state::rows("kuid64", &KUID64);
-    rows.extend(generator_state::rows("kuid96", &KUID96));
-    rows
+#[cfg(any(test, feature = "pg_test"))]
+#[pg_schema]
+mod tests {
+    use crate::pg_test_support::text_of;
+    use pgrx::prelude::*;
+
+    #[pg_test]
+    fn kuid96_readme_example() {
+        let text = text_of(
+            "SELECT kuid96_globalize(27084864703004673, kuid_node_fingerprint('uid@127.0.0.1'), 5)::text",
+        );
+        assert_eq!(text.as_deref(), Some(".5.tXa0xODNvPN.0"));
+    }
+
+    #[pg_test(error = "kuid interval 4 is outside 5 to 10")]
+    fn kuid96_rejects_a_bad_interval() {
+        Spi::run("SELECT kuid96_timestamp('.5.tXa0xODNvPN.0', 4)").unwrap();
+    }
 }

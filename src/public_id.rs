@@ -1,6 +1,7 @@
-//! SQL surface of public identities (`spec/distributed-id.md` §4): an
+//! SQL surface of public identities (docs/formats/public_id.md): an
 //! internal `bigint`, `distributed_id` or `uuid` as an AES-encrypted `uuid`,
-//! and back.
+//! and back; the key setting and the log filter that hides it (README
+//! "Public identities").
 //!
 //! Every function exists twice: with a `key bytea` argument it is
 //! `IMMUTABLE`; without it, it uses `pg_flake.public_id_key` (expanded once
@@ -8,14 +9,89 @@
 
 use crate::distributed_id::DistributedId;
 use crate::errors::OrRaise;
-use crate::settings;
+use crate::format::Format;
+use crate::settings::{check_failed_hiding_value, preloaded, setting_text};
 use flake_core::public_id::PublicIdKey;
 use pgrx::datum::Uuid;
+use pgrx::guc::{GucContext, GucFlags, GucRegistry, GucSetting};
 use pgrx::pg_sys::panic::ErrorReport;
 use pgrx::prelude::*;
 use pgrx::{PgLogLevel, PgSqlErrorCode};
-use std::ffi::{c_char, CStr};
+use std::cell::RefCell;
+use std::ffi::{c_char, c_void, CStr, CString};
 use std::rc::Rc;
+
+pub static FORMAT: Format = Format {
+    init,
+    ..Format::named("public_id")
+};
+
+fn init() {
+    define_settings();
+    install_log_filter();
+}
+
+// --- the key setting -----------------------------------------------------------------
+
+/// `pg_flake.public_id_key`: base64 text, unset (NULL or '') by default.
+/// Nothing in this module ever puts its value into a message.
+static PUBLIC_ID_KEY: GucSetting<Option<CString>> = GucSetting::<Option<CString>>::new(None);
+
+thread_local! {
+    /// The key of `pg_flake.public_id_key`, expanded when the setting
+    /// changes (the assign hook), not per call; wiped when replaced.
+    static PUBLIC_ID_CIPHER: RefCell<Option<Rc<PublicIdKey>>> = const { RefCell::new(None) };
+}
+
+/// The key of a `pg_flake.public_id_key` text; None for unset (NULL or '').
+fn parse_key_setting(text: &[u8]) -> Option<flake_core::Result<PublicIdKey>> {
+    if text.is_empty() {
+        return None;
+    }
+    // Text that is not UTF-8 is not base64 either, lossy or not.
+    Some(PublicIdKey::from_base64(&String::from_utf8_lossy(text)))
+}
+
+unsafe extern "C-unwind" fn check_key_setting(
+    newval: *mut *mut c_char,
+    _extra: *mut *mut c_void,
+    _source: pg_sys::GucSource::Type,
+) -> bool {
+    // SAFETY: newval points at the proposed value. The messages below say
+    // what is wrong (base64, length) and never show the value.
+    match parse_key_setting(setting_text(unsafe { *newval })) {
+        None | Some(Ok(_)) => true,
+        Some(Err(error)) => check_failed_hiding_value(
+            "invalid value for parameter \"pg_flake.public_id_key\" (value not shown)",
+            &format!("{error}. Give the standard base64 of a random key, e.g. from: openssl rand -base64 32"),
+        ),
+    }
+}
+
+unsafe extern "C-unwind" fn assign_key_setting(newval: *const c_char, _extra: *mut c_void) {
+    // The check hook admitted only unset values and valid keys.
+    let key = parse_key_setting(setting_text(newval)).and_then(Result::ok);
+    PUBLIC_ID_CIPHER.set(key.map(Rc::new));
+}
+
+fn define_settings() {
+    // SAFETY: the hooks never raise errors or panic.
+    unsafe {
+        GucRegistry::define_string_guc_with_hooks(
+            c"pg_flake.public_id_key",
+            c"Default key of the public_id_* functions: base64 of 16, 24 or 32 bytes (AES-128/192/256).",
+            c"Superuser-only and hidden from other roles; the functions use it without revealing it.",
+            &PUBLIC_ID_KEY,
+            GucContext::Suset,
+            GucFlags::SUPERUSER_ONLY | GucFlags::NO_SHOW_ALL,
+            Some(check_key_setting),
+            Some(assign_key_setting),
+            None,
+        );
+    }
+}
+
+// --- functions -----------------------------------------------------------------------
 
 /// A key argument: 16, 24 or 32 bytes, else 22023.
 fn key_arg(key: &[u8]) -> PublicIdKey {
@@ -34,7 +110,7 @@ fn fail(code: PgSqlErrorCode, message: &'static str, hint: &'static str) -> ! {
 /// (otherwise the setting is not hidden, see `settings::preloaded`); 22023,
 /// saying how to set it, while it is unset.
 fn configured_key() -> Rc<PublicIdKey> {
-    if !settings::preloaded() {
+    if !preloaded() {
         fail(
             PgSqlErrorCode::ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE,
             "pg_flake.public_id_key is used only when pg_flake is in shared_preload_libraries",
@@ -43,8 +119,10 @@ fn configured_key() -> Rc<PublicIdKey> {
              or pass the key as the last argument.",
         );
     }
-    settings::public_id_key().unwrap_or_else(|| {
-        fail(
+    PUBLIC_ID_CIPHER
+        .with_borrow(Option::clone)
+        .unwrap_or_else(|| {
+            fail(
             PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
             "pg_flake.public_id_key is not set: as a superuser, run \
              ALTER SYSTEM SET pg_flake.public_id_key = '<base64 key>' and SELECT pg_reload_conf(), \
@@ -53,7 +131,7 @@ fn configured_key() -> Rc<PublicIdKey> {
              e.g. from: openssl rand -base64 32. Do not use ALTER DATABASE or ALTER ROLE … SET: \
              every role can read those values in pg_db_role_setting.",
         )
-    })
+        })
 }
 
 fn uuid(bytes: [u8; 16]) -> Uuid {
@@ -140,7 +218,7 @@ const KEY_SETTING: &[u8] = b"pg_flake.public_id_key";
 static mut PREVIOUS_EMIT_LOG_HOOK: pg_sys::emit_log_hook_type = None;
 
 /// Installs the log filter (from `_PG_init`).
-pub fn install_log_filter() {
+fn install_log_filter() {
     // SAFETY: _PG_init runs once per process, before any message is emitted
     // through the hook; the previous hook is kept and called.
     unsafe {
@@ -206,5 +284,32 @@ unsafe extern "C-unwind" fn hide_public_id_key(edata: *mut pg_sys::ErrorData) {
         if let Some(previous) = PREVIOUS_EMIT_LOG_HOOK {
             previous(edata);
         }
+    }
+}
+
+#[cfg(any(test, feature = "pg_test"))]
+#[pg_schema]
+mod tests {
+    use crate::pg_test_support::text_of;
+    use pgrx::prelude::*;
+
+    #[pg_test]
+    fn public_id_readme_example() {
+        let text = text_of(
+            "SELECT alphanumeric_encode(public_id_encrypt('1088824355131185736905670087'::distributed_id, \
+             decode('k7fBDJcQam02hsByaOWPeP2CqeDeGXvrPUkEAQBtAFc=', 'base64')))",
+        );
+        assert_eq!(text.as_deref(), Some("48XoooHHCe1CiOHrghM7Dl"));
+    }
+
+    // This test server does not preload pg_flake: the key setting would not
+    // be hidden, so the functions refuse to use it.
+    #[pg_test(
+        error = "pg_flake.public_id_key is used only when pg_flake is in shared_preload_libraries"
+    )]
+    fn public_id_key_requires_preloading() {
+        Spi::run("SET pg_flake.public_id_key = 'k7fBDJcQam02hsByaOWPeP2CqeDeGXvrPUkEAQBtAFc='")
+            .unwrap();
+        Spi::run("SELECT public_id_encrypt(1::bigint)").unwrap();
     }
 }

@@ -1,19 +1,25 @@
-//! SQL surface of `siq` (`spec/siq.md`): the type, its text forms, decoding,
-//! construction and the per-kind generator.
+//! SQL surface of `siq` (docs/formats/siq.md): the type (its SQL in
+//! `sql/types/siq.sql`), its text forms, decoding, construction, the
+//! per-kind generator and its settings.
 
-use crate::backend;
+use crate::c_function::{arg, arg_value, c_function};
 use crate::errors::OrRaise;
-use crate::fixed_type::{
-    datum_of, flake_type, out_record, text_arg, v1_function, FromBinary, OutRecord,
-};
-use crate::generator_state::{self, StateRow};
+use crate::format::Format;
+use crate::native_type::datum::varlena_bytes;
+use crate::native_type::{datum_of, native_type, FromBinary};
+use crate::node::{FormatSetting, NodeField, Source};
 use crate::numeric::{integer_of, numeric_of};
-use crate::settings;
+use crate::record::{column, out_record};
+use crate::settings::{check_failed, setting_text};
+use crate::time;
 use flake_core::siq::{self as siq_core, Kind, SiqGenerator};
 use flake_core::FlakeId;
+use pgrx::guc::{GucContext, GucFlags, GucRegistry, GucSetting};
 use pgrx::prelude::*;
+use std::ffi::{c_char, c_void, CString};
+use std::sync::atomic::{AtomicU32, Ordering};
 
-flake_type!(Siq, siq_core::Siq, siq);
+native_type!(Siq, siq_core::Siq, siq);
 
 /// `bytea::siq` also takes the 16-byte form the reference's ORM columns hold.
 impl FromBinary for siq_core::Siq {
@@ -22,20 +28,117 @@ impl FromBinary for siq_core::Siq {
     }
 }
 
-pgrx::extension_sql!(
-    "CREATE TYPE siq;",
-    name = "siq_shell",
+pgrx::extension_sql_file!(
+    "../sql/types/siq.sql",
+    name = "siq_type",
     creates = [Type(Siq)]
 );
 
-crate::generator!(pub GENERATOR: SiqGenerator, c"pg_flake siq generator");
+crate::generator!(pub GENERATOR: SiqGenerator, "siq");
+
+pub static FORMAT: Format = Format {
+    name: "siq",
+    init: define_settings,
+    generators: &[&GENERATOR],
+    nodes: &[&NODE],
+    generate: &["siq_generate('user')", "siq_generate('message')"],
+};
+
+/// The domain hash's top byte: this server's node (README "Several servers").
+pub static NODE: NodeField = NodeField {
+    format: "siq",
+    bits: 8,
+    setting: Some((&SIQ_NODE_SET, || SIQ_NODE.get() as u32)),
+};
+
+// --- settings ------------------------------------------------------------------
+
+static SIQ_DOMAIN: GucSetting<Option<CString>> = GucSetting::<Option<CString>>::new(Some(c""));
+/// `pg_flake.siq_node`, which overrides `pg_flake.node` where set.
+static SIQ_NODE: GucSetting<i32> = GucSetting::<i32>::new(0);
+static SIQ_NODE_SET: FormatSetting = FormatSetting::new("pg_flake.siq_node");
+crate::format_setting_hooks!(SIQ_NODE_SET, check_siq_node, assign_siq_node, i32);
+
+/// SHA-256-derived hash of `pg_flake.siq_domain`, computed when the setting
+/// changes rather than for every ID.
+static SIQ_DOMAIN_HASH: AtomicU32 = AtomicU32::new(0);
+
+/// The 32 domain bits of generated SIQs: the domain's hash with the node in
+/// the top byte. `pg_flake.siq_node` keeps 0.1.0's rule (a node of 0 keeps
+/// the hash's byte); a node from `pg_flake.node` or Citus always replaces
+/// it, 0 included, so that node 0 cannot meet a node whose number equals
+/// the hash's byte.
+fn domain_bits() -> u32 {
+    let hash = SIQ_DOMAIN_HASH.load(Ordering::Relaxed);
+    let identity = NODE.identity_or_raise();
+    match identity.source {
+        Source::FormatSetting(_) => siq_core::apply_node(hash, identity.node as u8),
+        Source::Node | Source::Citus => hash & 0x00FF_FFFF | identity.node << 24,
+        Source::Default => hash,
+    }
+}
+
+unsafe extern "C-unwind" fn check_domain(
+    newval: *mut *mut c_char,
+    _extra: *mut *mut c_void,
+    _source: pg_sys::GucSource::Type,
+) -> bool {
+    // SAFETY: newval points at the proposed value.
+    let text = setting_text(unsafe { *newval });
+    text.is_ascii()
+        || check_failed(
+            "A SIQ domain must be ASCII: give the punycode (IDNA) form, e.g. xn--bcher-kva.example.",
+        )
+}
+
+unsafe extern "C-unwind" fn assign_domain(newval: *const c_char, _extra: *mut c_void) {
+    // The check hook admitted only ASCII, for which hashing cannot fail.
+    let text = std::str::from_utf8(setting_text(newval)).unwrap_or("");
+    let hash = siq_core::domain_hash(text).unwrap_or(0);
+    SIQ_DOMAIN_HASH.store(hash, Ordering::Relaxed);
+}
+
+fn define_settings() {
+    // SAFETY: the hooks never raise errors or panic.
+    unsafe {
+        GucRegistry::define_string_guc_with_hooks(
+            c"pg_flake.siq_domain",
+            c"Domain hashed into the 32 domain bits of generated SIQs.",
+            c"ASCII (punycode for international names); '' and '0' give 0.",
+            &SIQ_DOMAIN,
+            GucContext::Userset,
+            GucFlags::default(),
+            Some(check_domain),
+            Some(assign_domain),
+            None,
+        );
+    }
+    // SAFETY: the hooks never raise errors or panic.
+    unsafe {
+        GucRegistry::define_int_guc_with_hooks(
+            c"pg_flake.siq_node",
+            c"This server's node number in SIQ: replaces the top byte of the domain hash when non-zero.",
+            c"Overrides pg_flake.node for SIQ where set (1-255; 0 keeps the domain hash's byte).",
+            &SIQ_NODE,
+            0,
+            255,
+            GucContext::Suset,
+            GucFlags::default(),
+            Some(check_siq_node),
+            Some(assign_siq_node),
+            None,
+        );
+    }
+}
+
+// --- functions -----------------------------------------------------------------
 
 fn kind_named(name: &str) -> Kind {
     Kind::from_name(name).or_raise()
 }
 
 fn ticks_at(time: TimestampWithTimeZone) -> i64 {
-    let micros = backend::unix_micros(time, "siq", siq_core::TIME_RANGE);
+    let micros = time::unix_micros(time, "siq", siq_core::TIME_RANGE);
     siq_core::ticks_at(micros).or_raise() as i64
 }
 
@@ -57,7 +160,7 @@ unsafe fn kind_arg(fcinfo: pg_sys::FunctionCallInfo) -> Kind {
     // SAFETY: a strict function of one text argument; fn_extra belongs to
     // this function and lives in fn_mcxt, as long as the call site.
     unsafe {
-        let name = text_arg(fcinfo);
+        let name = varlena_bytes(arg(fcinfo, 0));
         let flinfo = (*fcinfo).flinfo;
         let cache = (*flinfo).fn_extra.cast::<KindCache>();
         if !cache.is_null() && (*cache).name.get(..(*cache).len) == Some(name) {
@@ -88,33 +191,28 @@ unsafe fn kind_arg(fcinfo: pg_sys::FunctionCallInfo) -> Kind {
     }
 }
 
-v1_function! {
+c_function! {
     /// `siq_generate(kind text) → siq`
-    fn siq_generate(fcinfo) {
-        // SAFETY: this is siq_generate.
-        let kind = unsafe { kind_arg(fcinfo) };
-        let domain = settings::siq_domain_bits();
-        datum_of(GENERATOR.generate(|generator, clock| generator.try_generate(clock, kind, domain)).bytes())
-    }
-}
-
-pgrx::extension_sql!(
-    r#"
+    "siq_generate" requires ["siq_type"] => r#"
 CREATE FUNCTION siq_generate(kind text) RETURNS siq
     VOLATILE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'siq_generate_wrapper';
 "#,
-    name = "siq_generate",
-    requires = ["flake_types"]
-);
+    |fcinfo| {
+        // SAFETY: this is siq_generate.
+        let kind = unsafe { kind_arg(fcinfo) };
+        let domain = domain_bits();
+        datum_of(GENERATOR.generate(|generator, clock, limits| generator.try_generate(clock, limits, kind, domain)).bytes())
+    }
+}
 
 #[pg_extern(immutable, parallel_safe, strict)]
 fn siq_timestamp(id: Siq) -> TimestampWithTimeZone {
-    backend::timestamp(id.0.unix_micros())
+    time::timestamp(id.0.unix_micros())
 }
 
 #[pg_extern(immutable, parallel_safe, strict)]
 fn siq_from_time(time: TimestampWithTimeZone) -> Siq {
-    let micros = backend::unix_micros(time, "siq", siq_core::TIME_RANGE);
+    let micros = time::unix_micros(time, "siq", siq_core::TIME_RANGE);
     Siq(siq_core::Siq::from_time(micros).or_raise())
 }
 
@@ -139,40 +237,42 @@ fn siq_domain_hash_of_id(id: Siq) -> i64 {
     id.0.domain_hash() as i64
 }
 
-#[pg_extern(immutable, parallel_safe, strict, name = "siq_domain_hash")]
+/// The hash of a domain name. 0.1.0 called it `siq_domain_hash(text)`, an
+/// overload that an untyped literal ID resolved to (README "Versions").
+#[pg_extern(immutable, parallel_safe, strict, name = "siq_domain_name_hash")]
 fn siq_domain_hash_of_domain(domain: &str) -> i64 {
     siq_core::domain_hash(domain).or_raise() as i64
 }
 
-#[pg_extern(
-    immutable,
-    parallel_safe,
-    strict,
-    sql = r#"
+c_function! {
+    "siq_parts" requires ["siq_type"] => r#"
 CREATE FUNCTION siq_parts(id siq,
     OUT ticks bigint, OUT "time" timestamptz, OUT shard int, OUT domain_hash bigint,
     OUT kind text, OUT serial int, OUT low16 int)
 RETURNS record IMMUTABLE STRICT PARALLEL SAFE
 LANGUAGE c AS 'MODULE_PATHNAME', 'siq_parts_wrapper';
-"#
-)]
-fn siq_parts(id: Siq, fcinfo: pg_sys::FunctionCallInfo) -> OutRecord {
-    let id = id.0;
-    out_record(
-        fcinfo,
-        &[
-            (id.ticks() as i64).into_datum(),
-            backend::timestamp(id.unix_micros()).into_datum(),
-            (id.shard() as i32).into_datum(),
-            (id.domain_hash() as i64).into_datum(),
-            id.kind().map(Kind::name).into_datum(),
-            (id.serial() as i32).into_datum(),
-            (id.low16() as i32).into_datum(),
-        ],
-    )
+"#,
+    |fcinfo| {
+        // SAFETY: a strict function of one siq.
+        let Siq(id) = unsafe { arg_value(fcinfo, 0) };
+        out_record(
+            fcinfo,
+            &[
+                column("ticks", id.ticks() as i64),
+                column("time", time::timestamp(id.unix_micros())),
+                column("shard", id.shard() as i32),
+                column("domain_hash", id.domain_hash() as i64),
+                column("kind", id.kind().map(Kind::name)),
+                column("serial", id.serial() as i32),
+                column("low16", id.low16() as i32),
+            ],
+        )
+    }
 }
 
-#[pg_extern(immutable, parallel_safe, strict, name = "siq_from_parts")]
+/// `siq_from_parts` from ticks. 0.1.0 called it `siq_from_parts(bigint, …)`,
+/// an overload that made `siq_from_parts('2023-…', …)` ambiguous.
+#[pg_extern(immutable, parallel_safe, strict, name = "siq_from_tick_parts")]
 fn siq_from_parts_ticks(ticks: i64, shard: i32, domain_hash: i64, kind: &str, serial: i32) -> Siq {
     Siq(siq_core::Siq::from_parts(ticks, shard, domain_hash, kind_named(kind), serial).or_raise())
 }
@@ -225,11 +325,5 @@ CREATE CAST (siq AS numeric) WITH FUNCTION siq_to_numeric(siq);
 CREATE CAST (numeric AS siq) WITH FUNCTION siq_from_numeric(numeric);
 "#,
     name = "siq_numeric_casts",
-    requires = ["flake_types", siq_to_numeric, siq_from_numeric]
+    requires = ["siq_type", siq_to_numeric, siq_from_numeric]
 );
-
-/// The SIQ generator's sequencers (one per kind used), for
-/// `pg_flake_generator_state()`.
-pub fn generator_states() -> Vec<StateRow> {
-    generator_state::rows("siq", &GENERATOR)
-}

@@ -1,61 +1,97 @@
-//! SQL surface of `sno` (`spec/sno.md`): the type, decoding, construction
-//! and the generator.
+//! SQL surface of `sno` (docs/formats/sno.md): the type (its SQL in
+//! `sql/types/sno.sql`), decoding, construction, the generator and its
+//! setting.
 
-use crate::backend;
+use crate::c_function::{arg, c_function};
 use crate::errors::OrRaise;
-use crate::fixed_type::{
-    arg, datum_of, flake_type, out_record, v1_function, FromBinary, OutRecord,
-};
-use crate::generator_state::{self, StateRow};
-use crate::settings;
+use crate::format::Format;
+use crate::native_type::{datum_of, native_type, FromBinary};
+use crate::node::{FormatSetting, NodeField};
+use crate::record::{column, out_record};
+use crate::time;
 use flake_core::error::field_in_range;
 use flake_core::sno::{self as sno_core, SnoGenerator};
 use flake_core::FlakeId;
+use pgrx::guc::{GucContext, GucFlags, GucRegistry, GucSetting};
 use pgrx::prelude::*;
 
-flake_type!(Sno, sno_core::Sno, sno);
+native_type!(Sno, sno_core::Sno, sno);
 
 impl FromBinary for sno_core::Sno {}
 
-pgrx::extension_sql!(
-    "CREATE TYPE sno;",
-    name = "sno_shell",
+pgrx::extension_sql_file!(
+    "../sql/types/sno.sql",
+    name = "sno_type",
     creates = [Type(Sno)]
 );
 
-crate::generator!(pub GENERATOR: SnoGenerator, c"pg_flake sno generator");
+crate::generator!(pub GENERATOR: SnoGenerator, "sno");
+
+pub static FORMAT: Format = Format {
+    name: "sno",
+    init: define_settings,
+    generators: &[&GENERATOR],
+    nodes: &[&NODE],
+    generate: &["sno_generate()"],
+};
+
+/// The partition's high byte: this server's node (README "Several servers").
+pub static NODE: NodeField = NodeField {
+    format: "sno",
+    bits: 8,
+    setting: Some((&SNO_NODE_SET, || SNO_NODE.get() as u32)),
+};
+
+/// `pg_flake.sno_node`, which overrides `pg_flake.node` where set.
+static SNO_NODE: GucSetting<i32> = GucSetting::<i32>::new(0);
+static SNO_NODE_SET: FormatSetting = FormatSetting::new("pg_flake.sno_node");
+crate::format_setting_hooks!(SNO_NODE_SET, check_sno_node, assign_sno_node, i32);
+
+fn define_settings() {
+    // SAFETY: the hooks never raise errors or panic.
+    unsafe {
+        GucRegistry::define_int_guc_with_hooks(
+            c"pg_flake.sno_node",
+            c"High byte of the sno partition: this server's node number.",
+            c"Overrides pg_flake.node for sno where set (0-255).",
+            &SNO_NODE,
+            0,
+            255,
+            GucContext::Suset,
+            GucFlags::default(),
+            Some(check_sno_node),
+            Some(assign_sno_node),
+            None,
+        );
+    }
+}
 
 fn field(name: &'static str, value: i32, max: i128) -> i128 {
     field_in_range("sno", name, value as i128, 0, max).or_raise()
 }
 
 fn unix_nanos(time: TimestampWithTimeZone) -> i128 {
-    backend::unix_micros(time, "sno", sno_core::TIME_RANGE) as i128 * 1000
+    time::unix_micros(time, "sno", sno_core::TIME_RANGE) as i128 * 1000
 }
 
-v1_function! {
+c_function! {
     /// `sno_generate(meta int DEFAULT 0) → sno`
-    fn sno_generate(fcinfo) {
-        // SAFETY: a strict function of one int argument.
-        let meta = unsafe { arg(fcinfo, 0) }.value() as i32;
-        let meta = field("meta", meta, 255) as u8;
-        let node = settings::SNO_NODE.get() as u8;
-        datum_of(GENERATOR.generate(|generator, clock| generator.try_generate(clock, node, meta)).bytes())
-    }
-}
-
-pgrx::extension_sql!(
-    r#"
+    "sno_generate" requires ["sno_type"] => r#"
 CREATE FUNCTION sno_generate(meta int DEFAULT 0) RETURNS sno
     VOLATILE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'sno_generate_wrapper';
 "#,
-    name = "sno_generate",
-    requires = ["flake_types"]
-);
+    |fcinfo| {
+        // SAFETY: a strict function of one int argument.
+        let meta = unsafe { arg(fcinfo, 0) }.value() as i32;
+        let meta = field("meta", meta, 255) as u8;
+        let node = NODE.identity_or_raise().node as u8;
+        datum_of(GENERATOR.generate(|generator, clock, limits| generator.try_generate(clock, limits, node, meta)).bytes())
+    }
+}
 
 #[pg_extern(immutable, parallel_safe, strict)]
 fn sno_timestamp(id: Sno) -> TimestampWithTimeZone {
-    backend::timestamp(id.0.unix_micros())
+    time::timestamp(id.0.unix_micros())
 }
 
 #[pg_extern(immutable, parallel_safe, strict)]
@@ -83,29 +119,27 @@ fn sno_tick_tock(id: Sno) -> bool {
     id.0.tick_tock()
 }
 
-#[pg_extern(
-    immutable,
-    parallel_safe,
-    strict,
-    sql = r#"
+c_function! {
+    "sno_parts" requires ["sno_type"] => r#"
 CREATE FUNCTION sno_parts(id sno,
     OUT "time" timestamptz, OUT tick_tock boolean, OUT meta int, OUT partition int, OUT sequence int)
 RETURNS record IMMUTABLE STRICT PARALLEL SAFE
 LANGUAGE c AS 'MODULE_PATHNAME', 'sno_parts_wrapper';
-"#
-)]
-fn sno_parts(id: Sno, fcinfo: pg_sys::FunctionCallInfo) -> OutRecord {
-    let id = id.0;
-    out_record(
-        fcinfo,
-        &[
-            backend::timestamp(id.unix_micros()).into_datum(),
-            id.tick_tock().into_datum(),
-            (id.meta() as i32).into_datum(),
-            (id.partition() as i32).into_datum(),
-            (id.sequence() as i32).into_datum(),
-        ],
-    )
+"#,
+    |fcinfo| {
+        // SAFETY: a strict function of one sno.
+        let Sno(id) = unsafe { crate::c_function::arg_value(fcinfo, 0) };
+        out_record(
+            fcinfo,
+            &[
+                column("time", time::timestamp(id.unix_micros())),
+                column("tick_tock", id.tick_tock()),
+                column("meta", id.meta() as i32),
+                column("partition", id.partition() as i32),
+                column("sequence", id.sequence() as i32),
+            ],
+        )
+    }
 }
 
 #[pg_extern(immutable, parallel_safe, strict)]
@@ -127,7 +161,27 @@ fn sno_from_parts(
     .or_raise())
 }
 
-/// The sno generator, for `pg_flake_generator_state()`.
-pub fn generator_states() -> Vec<StateRow> {
-    generator_state::rows("sno", &GENERATOR)
+#[cfg(any(test, feature = "pg_test"))]
+#[pg_schema]
+mod tests {
+    use crate::pg_test_support::{increases_within_a_statement, text_of};
+    use pgrx::prelude::*;
+
+    #[pg_test]
+    fn sno_text_round_trip() {
+        assert_eq!(
+            text_of("SELECT 'brpk4q72xwf2m63l'::sno::text").as_deref(),
+            Some("brpk4q72xwf2m63l")
+        );
+    }
+
+    #[pg_test]
+    fn sno_generate_is_increasing_within_a_backend() {
+        assert!(increases_within_a_statement("sno_generate()"));
+    }
+
+    #[pg_test(error = "invalid input syntax for type sno: \"abc\"")]
+    fn sno_rejects_bad_text() {
+        Spi::run("SELECT 'abc'::sno").unwrap();
+    }
 }

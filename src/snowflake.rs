@@ -1,71 +1,145 @@
-//! SQL surface of Snowflake, Discord flavour (`spec/snowflake.md`), on
-//! `bigint`: decoding, construction and the generator.
+//! SQL surface of Snowflake, Discord flavour (docs/formats/snowflake.md), on
+//! `bigint`: decoding, construction, the generator and its settings.
 //!
 //! Every function with an `epoch_ms` argument also exists without it, reading
 //! `pg_flake.snowflake_epoch` instead: the form with the argument is
 //! `IMMUTABLE` (usable in expression indexes), the other `STABLE`.
 
-use crate::backend;
+use crate::c_function::{arg_value, c_function};
 use crate::errors::OrRaise;
-use crate::fixed_type::{out_record, v1_function, OutRecord};
-use crate::generator_state::{self, StateRow};
-use crate::settings;
-use flake_core::snowflake::{self as snowflake_core, SnowflakeGenerator};
-use flake_core::Error;
+use crate::format::Format;
+use crate::node::{FormatSetting, NodeField};
+use crate::record::{column, out_record};
+use crate::settings::{check_failed, setting_text};
+use crate::time;
+use flake_core::snowflake::{self as snowflake_core, check_epoch, SnowflakeGenerator};
+use pgrx::guc::{GucContext, GucFlags, GucRegistry, GucSetting};
 use pgrx::prelude::*;
+use std::ffi::{c_char, c_void, CString};
+use std::sync::atomic::{AtomicI64, Ordering};
 
-/// Epochs from 1970-01-01 to 9999-12-31 23:59:59.999 UTC, so that every
-/// snowflake time (up to 2^41 ms after its epoch) is a `timestamptz`.
-const EPOCH_RANGE_MS: std::ops::RangeInclusive<i64> = 0..=253_402_300_799_999;
-pub const EPOCH_ACCEPTED: &str = "A snowflake epoch is an integer number of milliseconds since \
-     1970-01-01 00:00:00 UTC, from 0 to 253402300799999 (9999-12-31 23:59:59.999 UTC).";
+crate::generator!(pub GENERATOR: SnowflakeGenerator, "snowflake");
 
-/// An epoch argument or setting, in milliseconds since the Unix epoch.
-pub fn check_epoch(epoch_ms: i64) -> flake_core::Result<i64> {
-    if EPOCH_RANGE_MS.contains(&epoch_ms) {
-        Ok(epoch_ms)
-    } else {
-        Err(Error::InvalidParameter {
-            message: format!(
-                "snowflake epoch {epoch_ms} is outside 0 to 253402300799999 \
-                 (milliseconds since 1970-01-01 00:00:00 UTC, up to 9999-12-31)"
-            ),
-        })
+pub static FORMAT: Format = Format {
+    name: "snowflake",
+    init: define_settings,
+    generators: &[&GENERATOR],
+    nodes: &[&NODE],
+    generate: &["snowflake_generate()"],
+};
+
+/// The worker field: this server's node (README "Several servers").
+pub static NODE: NodeField = NodeField {
+    format: "snowflake",
+    bits: 5,
+    setting: Some((&SNOWFLAKE_WORKER_SET, || SNOWFLAKE_WORKER.get() as u32)),
+};
+
+// --- settings ------------------------------------------------------------------
+
+/// `pg_flake.snowflake_worker`, which overrides `pg_flake.node` where set.
+static SNOWFLAKE_WORKER: GucSetting<i32> = GucSetting::<i32>::new(0);
+static SNOWFLAKE_WORKER_SET: FormatSetting = FormatSetting::new("pg_flake.snowflake_worker");
+crate::format_setting_hooks!(
+    SNOWFLAKE_WORKER_SET,
+    check_snowflake_worker,
+    assign_snowflake_worker,
+    i32
+);
+/// Text, because integer settings are 32-bit; the check hook admits only an
+/// integer in `snowflake_core::EPOCH_RANGE_MS`.
+static SNOWFLAKE_EPOCH: GucSetting<Option<CString>> =
+    GucSetting::<Option<CString>>::new(Some(c"1420070400000"));
+/// `pg_flake.snowflake_epoch` parsed when the setting changes.
+static SNOWFLAKE_EPOCH_MS: AtomicI64 = AtomicI64::new(snowflake_core::DEFAULT_EPOCH_MILLIS);
+
+/// `pg_flake.snowflake_epoch` in milliseconds since the Unix epoch.
+fn epoch_setting() -> i64 {
+    SNOWFLAKE_EPOCH_MS.load(Ordering::Relaxed)
+}
+
+fn parse_epoch(text: &[u8]) -> Option<i64> {
+    let epoch = std::str::from_utf8(text).ok()?.trim().parse().ok()?;
+    check_epoch(epoch).ok()
+}
+
+unsafe extern "C-unwind" fn check_epoch_setting(
+    newval: *mut *mut c_char,
+    _extra: *mut *mut c_void,
+    _source: pg_sys::GucSource::Type,
+) -> bool {
+    // SAFETY: newval points at the proposed value.
+    parse_epoch(setting_text(unsafe { *newval })).is_some()
+        || check_failed(snowflake_core::EPOCH_ACCEPTED)
+}
+
+unsafe extern "C-unwind" fn assign_epoch_setting(newval: *const c_char, _extra: *mut c_void) {
+    // The check hook admitted only values that parse.
+    let epoch = parse_epoch(setting_text(newval)).unwrap_or(snowflake_core::DEFAULT_EPOCH_MILLIS);
+    SNOWFLAKE_EPOCH_MS.store(epoch, Ordering::Relaxed);
+}
+
+fn define_settings() {
+    // SAFETY: the hooks never raise errors or panic.
+    unsafe {
+        GucRegistry::define_string_guc_with_hooks(
+            c"pg_flake.snowflake_epoch",
+            c"Snowflake epoch in milliseconds since 1970-01-01 00:00:00 UTC.",
+            c"The default 1420070400000 is 2015-01-01 00:00:00 UTC, Discord's epoch.",
+            &SNOWFLAKE_EPOCH,
+            GucContext::Userset,
+            GucFlags::default(),
+            Some(check_epoch_setting),
+            Some(assign_epoch_setting),
+            None,
+        );
+    }
+    // SAFETY: the hooks never raise errors or panic.
+    unsafe {
+        GucRegistry::define_int_guc_with_hooks(
+            c"pg_flake.snowflake_worker",
+            c"Worker field of generated snowflakes: this server's number.",
+            c"Overrides pg_flake.node for Snowflake where set (0-31).",
+            &SNOWFLAKE_WORKER,
+            0,
+            snowflake_core::MAX_WORKER as i32,
+            GucContext::Suset,
+            GucFlags::default(),
+            Some(check_snowflake_worker),
+            Some(assign_snowflake_worker),
+            None,
+        );
     }
 }
 
-crate::generator!(pub GENERATOR: SnowflakeGenerator, c"pg_flake snowflake generator");
+// --- functions -----------------------------------------------------------------
 
 fn unix_millis(time: TimestampWithTimeZone) -> i64 {
-    backend::unix_micros(time, "snowflake", snowflake_core::TIME_RANGE).div_euclid(1000)
+    time::unix_micros(time, "snowflake", snowflake_core::TIME_RANGE).div_euclid(1000)
 }
 
-v1_function! {
+c_function! {
     /// `snowflake_generate() → bigint`
-    fn snowflake_generate(_fcinfo) {
-        let worker = settings::SNOWFLAKE_WORKER.get() as i64;
-        let epoch = settings::snowflake_epoch();
-        pg_sys::Datum::from(GENERATOR.generate(|generator, clock| generator.try_generate(clock, worker, epoch)))
-    }
-}
-
-pgrx::extension_sql!(
-    r#"
+    "snowflake_generate" => r#"
 CREATE FUNCTION snowflake_generate() RETURNS bigint
     VOLATILE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'snowflake_generate_wrapper';
 "#,
-    name = "snowflake_generate"
-);
+    |_fcinfo| {
+        let worker = NODE.identity_or_raise().node as i64;
+        let epoch = epoch_setting();
+        pg_sys::Datum::from(GENERATOR.generate(|generator, clock, limits| generator.try_generate(clock, limits, worker, epoch)))
+    }
+}
 
 #[pg_extern(immutable, parallel_safe, strict)]
 fn snowflake_timestamp(snowflake: i64, epoch_ms: i64) -> TimestampWithTimeZone {
     let epoch = check_epoch(epoch_ms).or_raise();
-    backend::timestamp(snowflake_core::timestamp(snowflake, epoch).or_raise())
+    time::timestamp(snowflake_core::timestamp(snowflake, epoch).or_raise())
 }
 
 #[pg_extern(stable, parallel_safe, strict, name = "snowflake_timestamp")]
 fn snowflake_timestamp_at_setting(snowflake: i64) -> TimestampWithTimeZone {
-    snowflake_timestamp(snowflake, settings::snowflake_epoch())
+    snowflake_timestamp(snowflake, epoch_setting())
 }
 
 #[pg_extern(immutable, parallel_safe, strict)]
@@ -75,47 +149,50 @@ fn snowflake_from_time(time: TimestampWithTimeZone, epoch_ms: i64) -> i64 {
 
 #[pg_extern(stable, parallel_safe, strict, name = "snowflake_from_time")]
 fn snowflake_from_time_at_setting(time: TimestampWithTimeZone) -> i64 {
-    snowflake_from_time(time, settings::snowflake_epoch())
+    snowflake_from_time(time, epoch_setting())
 }
 
-#[pg_extern(
-    immutable,
-    parallel_safe,
-    strict,
-    sql = r#"
-CREATE FUNCTION snowflake_parts(snowflake bigint, epoch_ms bigint,
-    OUT "time" timestamptz, OUT worker int, OUT process int, OUT sequence int)
-RETURNS record IMMUTABLE STRICT PARALLEL SAFE
-LANGUAGE c AS 'MODULE_PATHNAME', 'snowflake_parts_wrapper';
-"#
-)]
-fn snowflake_parts(snowflake: i64, epoch_ms: i64, fcinfo: pg_sys::FunctionCallInfo) -> OutRecord {
+/// The row of `snowflake_parts`.
+fn parts_record(fcinfo: pg_sys::FunctionCallInfo, snowflake: i64, epoch_ms: i64) -> pg_sys::Datum {
     let epoch = check_epoch(epoch_ms).or_raise();
     let p = snowflake_core::parts(snowflake, epoch).or_raise();
     out_record(
         fcinfo,
         &[
-            backend::timestamp(p.time).into_datum(),
-            (p.worker as i32).into_datum(),
-            (p.process as i32).into_datum(),
-            (p.sequence as i32).into_datum(),
+            column("time", time::timestamp(p.time)),
+            column("worker", p.worker as i32),
+            column("process", p.process as i32),
+            column("sequence", p.sequence as i32),
         ],
     )
 }
 
-#[pg_extern(
-    stable,
-    parallel_safe,
-    strict,
-    sql = r#"
+c_function! {
+    "snowflake_parts" => r#"
+CREATE FUNCTION snowflake_parts(snowflake bigint, epoch_ms bigint,
+    OUT "time" timestamptz, OUT worker int, OUT process int, OUT sequence int)
+RETURNS record IMMUTABLE STRICT PARALLEL SAFE
+LANGUAGE c AS 'MODULE_PATHNAME', 'snowflake_parts_wrapper';
+"#,
+    |fcinfo| {
+        // SAFETY: a strict function of two bigints.
+        let (snowflake, epoch_ms) = unsafe { (arg_value(fcinfo, 0), arg_value(fcinfo, 1)) };
+        parts_record(fcinfo, snowflake, epoch_ms)
+    }
+}
+
+c_function! {
+    "snowflake_parts_at_setting" => r#"
 CREATE FUNCTION snowflake_parts(snowflake bigint,
     OUT "time" timestamptz, OUT worker int, OUT process int, OUT sequence int)
 RETURNS record STABLE STRICT PARALLEL SAFE
 LANGUAGE c AS 'MODULE_PATHNAME', 'snowflake_parts_at_setting_wrapper';
-"#
-)]
-fn snowflake_parts_at_setting(snowflake: i64, fcinfo: pg_sys::FunctionCallInfo) -> OutRecord {
-    snowflake_parts(snowflake, settings::snowflake_epoch(), fcinfo)
+"#,
+    |fcinfo| {
+        // SAFETY: a strict function of one bigint.
+        let snowflake = unsafe { arg_value(fcinfo, 0) };
+        parts_record(fcinfo, snowflake, epoch_setting())
+    }
 }
 
 #[pg_extern(immutable, parallel_safe, strict)]
@@ -144,10 +221,17 @@ fn snowflake_from_parts_at_setting(
     process: i32,
     sequence: i32,
 ) -> i64 {
-    snowflake_from_parts(time, worker, process, sequence, settings::snowflake_epoch())
+    snowflake_from_parts(time, worker, process, sequence, epoch_setting())
 }
 
-/// The snowflake generator, for `pg_flake_generator_state()`.
-pub fn generator_states() -> Vec<StateRow> {
-    generator_state::rows("snowflake", &GENERATOR)
+#[cfg(any(test, feature = "pg_test"))]
+#[pg_schema]
+mod tests {
+    use pgrx::prelude::*;
+
+    #[pg_test]
+    fn snowflake_discord_example() {
+        let worker = Spi::get_one::<i32>("SELECT worker FROM snowflake_parts(175928847299117063)");
+        assert_eq!(worker.unwrap(), Some(1));
+    }
 }

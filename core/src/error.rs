@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-/// The class of a mistake, one per SQLSTATE of `sql-api.md` §2.
+/// The class of a mistake, one per SQLSTATE of README "Errors".
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ErrorKind {
     /// 22P02 `invalid_text_representation`.
@@ -17,6 +17,10 @@ pub enum ErrorKind {
     DatetimeOverflow,
     /// 22023 `invalid_parameter_value`.
     InvalidParameter,
+    /// 55000 `object_not_in_prerequisite_state`: the server is not in a
+    /// state where it can generate (its clock too far behind, recovery,
+    /// a node number that does not fit).
+    NotReady,
 }
 
 impl ErrorKind {
@@ -28,6 +32,7 @@ impl ErrorKind {
             ErrorKind::NumericOutOfRange => "22003",
             ErrorKind::DatetimeOverflow => "22008",
             ErrorKind::InvalidParameter => "22023",
+            ErrorKind::NotReady => "55000",
         }
     }
 }
@@ -68,6 +73,16 @@ pub enum Error {
     },
     /// A bad argument (unknown kind, bad key length, bad interval, ...).
     InvalidParameter { message: String },
+    /// Logical time would run further ahead of the clock than allowed: the
+    /// clock is that far behind IDs already issued (README "Guarantees").
+    ClockBehind {
+        type_name: &'static str,
+        lead_nanos: i64,
+        max_lead_nanos: i64,
+    },
+    /// The server cannot generate this format now (a node number that does
+    /// not fit the format's field, a standby without a node of its own, …).
+    NotReady { message: String, hint: String },
 }
 
 impl Error {
@@ -80,6 +95,7 @@ impl Error {
             }
             Error::TimeOutOfRange { .. } => ErrorKind::DatetimeOverflow,
             Error::InvalidParameter { .. } => ErrorKind::InvalidParameter,
+            Error::ClockBehind { .. } | Error::NotReady { .. } => ErrorKind::NotReady,
         }
     }
 
@@ -88,6 +104,18 @@ impl Error {
         match self {
             Error::InvalidText { expected, .. } => Some(format!("Expected {expected}.")),
             Error::ValueOutOfRange { range, .. } => Some(format!("Accepted values: {range}.")),
+            Error::ClockBehind { max_lead_nanos, .. } => Some(format!(
+                "IDs may run at most {} ahead of the clock.",
+                seconds(*max_lead_nanos)
+            )),
+            _ => None,
+        }
+    }
+
+    /// What the user can do about it, where there is something to say.
+    pub fn hint(&self) -> Option<String> {
+        match self {
+            Error::NotReady { hint, .. } => Some(hint.clone()),
             _ => None,
         }
     }
@@ -139,11 +167,28 @@ impl fmt::Display for Error {
                 )
             }
             Error::InvalidParameter { message } => f.write_str(message),
+            Error::ClockBehind {
+                type_name,
+                lead_nanos,
+                ..
+            } => write!(
+                f,
+                "{type_name} generation stopped: the clock is {} behind the last {type_name} IDs issued",
+                seconds(*lead_nanos)
+            ),
+            Error::NotReady { message, .. } => f.write_str(message),
         }
     }
 }
 
 impl std::error::Error for Error {}
+
+/// A duration in nanoseconds as seconds, e.g. `7203.5 s` or `0.004 s`.
+fn seconds(nanos: i64) -> String {
+    let text = format!("{:.3}", nanos as f64 / 1e9);
+    let text = text.trim_end_matches('0').trim_end_matches('.');
+    format!("{text} s")
+}
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 

@@ -1,19 +1,18 @@
-//! What every coordination-based generator offers (`sql-api.md` §4), and the
-//! state of a server-wide generator in shared mode (§5).
+//! What every coordination-based generator offers (README "Guarantees"), and
+//! the durable mark that keeps a restarted generator from reissuing an ID.
+//!
+//! This module is a mechanism: the formats implement [`SlotGenerator`] for
+//! their generators (most with [`single_sequencer!`](crate::single_sequencer)),
+//! never the other way round.
 //!
 //! A generator is plain data: `Copy`, without pointers or anything to drop.
 //! Per backend it lives in the backend's memory; in shared mode one
-//! [`SharedGenerator`] per format lives in shared memory, behind a lock that
+//! [`MarkedGenerator`] per format lives in shared memory, behind a lock that
 //! is held for one step of the format's sequencer, never while waiting.
 
-use crate::clock::Clock;
 use crate::error::Result;
-use crate::kuid::{self, Kuid64Generator, Kuid96Generator};
-use crate::sequencer::SequencerState;
-use crate::siq::SiqGenerator;
+use crate::sequencer::{Limits, SequencerState, Step};
 use crate::slot::SlotAssignment;
-use crate::sno::{self, SnoGenerator};
-use crate::snowflake::{self, SnowflakeGenerator};
 
 /// One sequencer of a generator, as `pg_flake_generator_state()` shows it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -25,115 +24,171 @@ pub struct SequencerRow {
 }
 
 /// A coordination-based generator: made for one slot, counting with one
-/// sequencer (SIQ: one per kind).
+/// sequencer (SIQ: one per kind), in the format's time units.
 pub trait SlotGenerator: Copy {
     /// The generator of slot `slot` of `nslots` (22023 if the slots do not
-    /// fit the format), initialised at the clock's current unit, which it
-    /// will not use.
-    fn for_slot<C: Clock>(slot: u32, nslots: u32, clock: &mut C) -> Result<Self>;
+    /// fit the format) that never uses `floor` or a unit below it.
+    fn for_slot(slot: u32, nslots: u32, floor: u64) -> Result<Self>;
+
+    /// The format's unit containing a clock reading (an error outside the
+    /// format's range).
+    fn unit_at(unix_nanos: i64) -> Result<u64>;
+
+    /// The first nanosecond of `unit` since the Unix epoch.
+    fn start_of(unit: u64) -> i128;
+
+    /// Raises the floor: no unit at or below `floor` is used from now on.
+    fn raise_floor(&mut self, floor: u64);
+
+    /// The highest unit any of its sequencers has used (its floor before
+    /// the first ID).
+    fn last_unit(&self) -> u64;
 
     /// Its sequencers that exist so far.
     fn sequencers(&self) -> Vec<SequencerRow>;
+
+    /// The unit that contains the instant `nanos` after the start of `unit`.
+    fn unit_after(unit: u64, nanos: i64) -> u64 {
+        let at = Self::start_of(unit) + nanos as i128;
+        Self::unit_at(at.clamp(0, i64::MAX as i128) as i64).unwrap_or(u64::MAX)
+    }
 }
 
+/// Implements [`SlotGenerator`] for a generator counting with one sequencer:
+/// `single_sequencer!(SnoGenerator => SLOT_RULE, Timeline)`. The generator
+/// needs `new(assignment, floor)`, `assignment()`, `state()` and a
+/// `sequencer` field; `Timeline` is the format's [`Timeline`](crate::sequencer::Timeline).
+#[macro_export]
+#[doc(hidden)]
 macro_rules! single_sequencer {
-    ($($generator:ty => $rule:expr),* $(,)?) => {$(
-        impl SlotGenerator for $generator {
-            fn for_slot<C: Clock>(slot: u32, nslots: u32, clock: &mut C) -> Result<Self> {
-                <$generator>::new($rule.assign(slot, nslots)?, clock)
+    ($generator:ty => $rule:expr, $timeline:expr) => {
+        impl $crate::generator::SlotGenerator for $generator {
+            fn for_slot(slot: u32, nslots: u32, floor: u64) -> $crate::Result<Self> {
+                Ok(<$generator>::new($rule.assign(slot, nslots)?, floor))
             }
 
-            fn sequencers(&self) -> Vec<SequencerRow> {
-                vec![SequencerRow {
+            fn unit_at(unix_nanos: i64) -> $crate::Result<u64> {
+                $crate::sequencer::Timeline::unit_at(&$timeline, unix_nanos)
+            }
+
+            fn start_of(unit: u64) -> i128 {
+                $crate::sequencer::Timeline::start_of(&$timeline, unit)
+            }
+
+            fn raise_floor(&mut self, floor: u64) {
+                self.sequencer.raise_floor(floor)
+            }
+
+            fn last_unit(&self) -> u64 {
+                self.sequencer.highest()
+            }
+
+            fn sequencers(&self) -> Vec<$crate::generator::SequencerRow> {
+                vec![$crate::generator::SequencerRow {
                     kind: None,
                     assignment: self.assignment(),
                     state: self.state(),
                 }]
             }
         }
-    )*};
-}
-
-single_sequencer!(
-    SnoGenerator => sno::SLOT_RULE,
-    SnowflakeGenerator => snowflake::SLOT_RULE,
-    Kuid64Generator => kuid::SLOT_RULE,
-    Kuid96Generator => kuid::SLOT_RULE,
-);
-
-impl SlotGenerator for SiqGenerator {
-    /// Each kind's sequencer starts at its kind's first use instead.
-    fn for_slot<C: Clock>(slot: u32, nslots: u32, _clock: &mut C) -> Result<Self> {
-        SiqGenerator::new(slot, nslots)
-    }
-
-    fn sequencers(&self) -> Vec<SequencerRow> {
-        self.states()
-            .into_iter()
-            .filter_map(|(kind, state)| {
-                Some(SequencerRow {
-                    kind: Some(kind.name()),
-                    assignment: self.assignment(kind).ok()?,
-                    state,
-                })
-            })
-            .collect()
-    }
+    };
 }
 
 /// The slot of a server-wide generator, and the number of slots: the whole
 /// process field value 0 and the whole sequence space.
 pub const SHARED_SLOT: (u32, u32) = (0, 1);
 
-/// A server-wide generator (shared mode): slot 0 of 1, so every caller counts
-/// on the same sequencer and IDs strictly increase across all of them (sno:
-/// unique, and ordered except across a clock regression).
+/// How far ahead of the unit in use a mark is set when it moves: once per
+/// second of IDs at most, not per ID (README "Guarantees").
+pub const LEASE_NANOS: i64 = 1_000_000_000;
+
+/// A generator with its durable mark: the highest unit it may use before a
+/// higher mark has been recorded where a restart (or a promoted standby)
+/// will find it. The mark moves a lease ahead of the unit in use, and half a
+/// lease before it is reached ([`MarkedGenerator::extension_due`]), so that
+/// in steady state nobody waits for it.
 ///
-/// It is plain data, meant to live in shared memory behind a lock. Callers
-/// drive it with [`crate::clock::retry`]: each attempt reads the clock, takes
-/// the lock, calls [`SharedGenerator::try_generate`] and lets go; the pause
-/// between attempts happens outside the lock.
+/// Plain data, meant to live in a backend (per-backend mode) or in shared
+/// memory behind a lock (shared mode: slot 0 of 1, so every caller counts on
+/// the same sequencers and IDs strictly increase across all of them; sno:
+/// unique, and ordered except across a tick-tock flip). Callers drive it
+/// with [`crate::clock::retry`]-style loops: each attempt reads the clock,
+/// takes the lock, calls [`MarkedGenerator::try_generate`] and lets go; the
+/// pause between attempts, and the recording of a mark, happen outside the
+/// lock.
 #[derive(Debug, Clone, Copy)]
-pub struct SharedGenerator<G> {
-    generator: Option<G>,
+pub struct MarkedGenerator<G> {
+    generator: G,
+    mark: u64,
 }
 
-impl<G: SlotGenerator> SharedGenerator<G> {
-    /// The state at server start: the generator is initialised now, so the
-    /// current unit counts as used (IDs of a previous run of the server, up
-    /// to this unit, can never be repeated). If the clock is outside the
-    /// format's range, the generator is made on first use instead.
-    pub fn starting_now<C: Clock>(clock: &mut C) -> Self {
-        SharedGenerator {
-            generator: G::for_slot(SHARED_SLOT.0, SHARED_SLOT.1, clock).ok(),
-        }
+impl<G: SlotGenerator> MarkedGenerator<G> {
+    /// The generator of slot `slot` of `nslots` after a run whose IDs lie at
+    /// or below `floor` (the mark it left): it uses no unit at or below it,
+    /// and its own mark starts there.
+    pub fn above(slot: u32, nslots: u32, floor: u64) -> Result<Self> {
+        Ok(MarkedGenerator {
+            generator: G::for_slot(slot, nslots, floor)?,
+            mark: floor,
+        })
     }
 
     /// One attempt, meant to run under the lock: one step of `step` (a
-    /// generator's `try_generate`) with `clock`. `Ok(None)`: release the lock,
-    /// pause, try again. Never waits and never panics; errors (time outside
-    /// the format's range) leave the state unchanged.
+    /// generator's `try_generate`) within the mark and `max_lead`. Never
+    /// waits and never panics; `Wait`, `Extend` and errors leave the state
+    /// unchanged.
     ///
     /// `clock` is best a [`ReadAhead`](crate::clock::ReadAhead) whose reading
-    /// was taken before the lock, so that the lock is not held while the clock
-    /// is read. A reading made stale by other callers' steps in the meantime
-    /// is taken again under the lock (the generator finds it behind its last
-    /// unit), so it never passes for a clock regression (for sno, a needless
-    /// flip of the tick-tock bit).
-    pub fn try_generate<C: Clock, T>(
+    /// was taken before the lock, so that the lock is not held while the
+    /// clock is read (a stale reading is taken again under the lock, see
+    /// [`Sequencer::try_next`](crate::sequencer::Sequencer::try_next)).
+    pub fn try_generate<C, T>(
         &mut self,
         clock: &mut C,
-        step: impl FnOnce(&mut G, &mut C) -> Result<Option<T>>,
-    ) -> Result<Option<T>> {
-        let generator = match &mut self.generator {
-            Some(generator) => generator,
-            empty => empty.insert(G::for_slot(SHARED_SLOT.0, SHARED_SLOT.1, clock)?),
+        max_lead: i64,
+        step: impl FnOnce(&mut G, &mut C, &Limits) -> Result<Step<T>>,
+    ) -> Result<Step<T>> {
+        let limits = Limits {
+            mark: self.mark,
+            max_lead,
         };
-        step(generator, clock)
+        step(&mut self.generator, clock, &limits)
     }
 
-    /// The generator, once made.
-    pub fn generator(&self) -> Option<&G> {
-        self.generator.as_ref()
+    /// The durable mark.
+    pub fn mark(&self) -> u64 {
+        self.mark
+    }
+
+    /// The mark to record so that `unit` may be used: a lease beyond the
+    /// later of `unit` and the unit in use.
+    pub fn lease_for(&self, unit: u64) -> u64 {
+        G::unit_after(unit.max(self.generator.last_unit()), LEASE_NANOS)
+    }
+
+    /// Whether the unit in use is within half a lease of the mark: the
+    /// caller should record [`lease_for`](Self::lease_for) of it now, while
+    /// IDs can still be issued, so that nobody waits for the mark later.
+    pub fn extension_due(&self) -> Option<u64> {
+        let unit = self.generator.last_unit();
+        (G::unit_after(unit, LEASE_NANOS / 2) > self.mark).then_some(unit)
+    }
+
+    /// After `mark` has been recorded durably: units up to it may be used.
+    pub fn extend_to(&mut self, mark: u64) {
+        self.mark = self.mark.max(mark);
+    }
+
+    /// A mark learned from elsewhere (replayed from WAL): units up to it may
+    /// have been used by another server with this one's identity, so this
+    /// generator never uses them.
+    pub fn learn(&mut self, mark: u64) {
+        self.generator.raise_floor(mark);
+        self.extend_to(mark);
+    }
+
+    /// The generator.
+    pub fn generator(&self) -> &G {
+        &self.generator
     }
 }

@@ -7,10 +7,12 @@
 //! given by the neighborhood interval I (5–10), which is not stored in the
 //! value. Both have a text form over `.0-9A-Z_a-z` (ASCII order).
 
-use crate::clock::{retry, Clock};
+use crate::clock::Clock;
 use crate::codec::Alphabet;
 use crate::error::{field_in_range, Error, Result};
-use crate::sequencer::{Regression, Sequencer, SequencerState};
+use crate::sequencer::{
+    until_issued, Limits, Regression, Sequencer, SequencerState, Step, Timeline,
+};
 use crate::slot::{SlotAssignment, SlotRule};
 use std::fmt;
 use std::str::FromStr;
@@ -425,13 +427,61 @@ fn latin1_at(bytes: &[u8], i: usize) -> (u8, usize) {
 
 // --- generators -------------------------------------------------------------------
 
-fn kuid64_clock_unit(unix_nanos: i64) -> Result<u64> {
-    kuid64_time(unix_nanos.div_euclid(1000)).map(|t| t.monotonic_unit())
+/// kuid's time units, `unix_seconds · 1024 + (C >> 10)` (see
+/// [`ErlangTime::monotonic_unit`]): C >> 10 only reaches 976, so units 977 to
+/// 1023 of each second stand for no time, and logical time skips them.
+#[derive(Debug, Clone, Copy)]
+pub struct KuidTimeline {
+    type_name: &'static str,
+    megaseconds_limit: u32,
+    range: &'static str,
 }
 
-fn kuid96_clock_unit(unix_nanos: i64) -> Result<u64> {
-    kuid96_time(unix_nanos.div_euclid(1000)).map(|t| t.monotonic_unit())
+pub const KUID64_TIMELINE: KuidTimeline = KuidTimeline {
+    type_name: "kuid64",
+    megaseconds_limit: KUID64_MEGASECONDS_LIMIT,
+    range: KUID64_TIME_RANGE,
+};
+
+pub const KUID96_TIMELINE: KuidTimeline = KuidTimeline {
+    type_name: "kuid96",
+    megaseconds_limit: KUID96_MEGASECONDS_LIMIT,
+    range: KUID96_TIME_RANGE,
+};
+
+/// The last unit of a second that stands for a time: 999 999 µs >> 10.
+const LAST_UNIT_OF_A_SECOND: u64 = 976;
+
+impl Timeline for KuidTimeline {
+    fn name(&self) -> &'static str {
+        self.type_name
+    }
+    fn unit_at(&self, unix_nanos: i64) -> Result<u64> {
+        erlang_time_below(
+            unix_nanos.div_euclid(1000),
+            self.megaseconds_limit,
+            self.type_name,
+            self.range,
+        )
+        .map(|t| t.monotonic_unit())
+    }
+    fn start_of(&self, unit: u64) -> i128 {
+        let (secs, units) = ((unit / 1024) as i128, (unit % 1024) as i128);
+        secs * 1_000_000_000 + units * (UNIT_MICROS as i128) * 1000
+    }
+    fn after(&self, unit: u64) -> Result<u64> {
+        let next = if unit % 1024 >= LAST_UNIT_OF_A_SECOND {
+            (unit / 1024 + 1) * 1024
+        } else {
+            unit + 1
+        };
+        self.unit_at(self.start_of(next).min(i64::MAX as i128) as i64)
+            .map(|_| next)
+    }
 }
+
+crate::single_sequencer!(Kuid64Generator => SLOT_RULE, KUID64_TIMELINE);
+crate::single_sequencer!(Kuid96Generator => SLOT_RULE, KUID96_TIMELINE);
 
 /// A per-process (or, in shared mode, per-server) kuid64 generator. The
 /// reference's counter wraps inside a tick; this one waits instead.
@@ -442,35 +492,33 @@ pub struct Kuid64Generator {
 }
 
 impl Kuid64Generator {
-    /// A generator for one slot, initialised at the clock's current unit
-    /// (which it will not use).
-    pub fn new<C: Clock>(assignment: SlotAssignment, clock: &mut C) -> Result<Self> {
-        let sequencer = Sequencer::starting_now(
-            Regression::HoldLastUnit,
-            assignment.range,
-            clock,
-            kuid64_clock_unit,
-        )?;
-        Ok(Kuid64Generator {
+    /// A generator for one slot that never uses `floor` or a unit below it.
+    pub fn new(assignment: SlotAssignment, floor: u64) -> Self {
+        Kuid64Generator {
             assignment,
-            sequencer,
-        })
+            sequencer: Sequencer::new(Regression::Logical, assignment.range, floor),
+        }
     }
 
+    /// A generator for one slot whose floor is the clock's current unit
+    /// (which it will not use): for applications that keep no durable mark.
+    pub fn starting_now<C: Clock>(assignment: SlotAssignment, clock: &mut C) -> Result<Self> {
+        let floor = KUID64_TIMELINE.unit_at(clock.now_nanos())?;
+        Ok(Kuid64Generator::new(assignment, floor))
+    }
+
+    /// The next kuid64, waiting while a unit is used up.
     pub fn generate<C: Clock>(&mut self, clock: &mut C) -> Result<i64> {
-        retry(clock, |clock| self.try_generate(clock))
+        until_issued(clock, |clock| self.try_generate(clock, &Limits::NO_MARK))
     }
 
-    /// One attempt without waiting: `None` when the caller must wait for a
-    /// later unit (see [`Sequencer::try_next`]).
-    pub fn try_generate<C: Clock>(&mut self, clock: &mut C) -> Result<Option<i64>> {
-        let Some(s) = self.sequencer.try_next(clock, kuid64_clock_unit)? else {
-            return Ok(None);
-        };
-        // The unit came from kuid64_time, so A < 2^19 and the value is positive.
-        Ok(Some(
-            local_bits(ErlangTime::from_monotonic_unit(s.unit), s.sequence) as i64,
-        ))
+    /// One attempt without waiting (see [`Sequencer::try_next`]).
+    pub fn try_generate<C: Clock>(&mut self, clock: &mut C, limits: &Limits) -> Result<Step<i64>> {
+        // The unit came from kuid64's timeline, so A < 2^19 and the value is positive.
+        Ok(self
+            .sequencer
+            .try_next(clock, &KUID64_TIMELINE, limits)?
+            .map(|s| local_bits(ErlangTime::from_monotonic_unit(s.unit), s.sequence) as i64))
     }
 
     pub fn assignment(&self) -> SlotAssignment {
@@ -490,46 +538,50 @@ pub struct Kuid96Generator {
 }
 
 impl Kuid96Generator {
-    /// A generator for one slot, initialised at the clock's current unit
-    /// (which it will not use).
-    pub fn new<C: Clock>(assignment: SlotAssignment, clock: &mut C) -> Result<Self> {
-        let sequencer = Sequencer::starting_now(
-            Regression::HoldLastUnit,
-            assignment.range,
-            clock,
-            kuid96_clock_unit,
-        )?;
-        Ok(Kuid96Generator {
+    /// A generator for one slot that never uses `floor` or a unit below it.
+    pub fn new(assignment: SlotAssignment, floor: u64) -> Self {
+        Kuid96Generator {
             assignment,
-            sequencer,
-        })
+            sequencer: Sequencer::new(Regression::Logical, assignment.range, floor),
+        }
     }
 
-    /// The next kuid96 of `node` (`kuid_node_fingerprint(pg_flake.kuid_node)`)
-    /// laid out for `interval`.
+    /// A generator for one slot whose floor is the clock's current unit
+    /// (which it will not use): for applications that keep no durable mark.
+    pub fn starting_now<C: Clock>(assignment: SlotAssignment, clock: &mut C) -> Result<Self> {
+        let floor = KUID96_TIMELINE.unit_at(clock.now_nanos())?;
+        Ok(Kuid96Generator::new(assignment, floor))
+    }
+
+    /// The next kuid96 of `node` (a fingerprint) laid out for `interval`,
+    /// waiting while a unit is used up.
     pub fn generate<C: Clock>(
         &mut self,
         clock: &mut C,
         node: u32,
         interval: u32,
     ) -> Result<Kuid96> {
-        retry(clock, |clock| self.try_generate(clock, node, interval))
+        until_issued(clock, |clock| {
+            self.try_generate(clock, &Limits::NO_MARK, node, interval)
+        })
     }
 
-    /// One attempt without waiting: `None` when the caller must wait for a
-    /// later unit (see [`Sequencer::try_next`]).
+    /// One attempt without waiting (see [`Sequencer::try_next`]).
     pub fn try_generate<C: Clock>(
         &mut self,
         clock: &mut C,
+        limits: &Limits,
         node: u32,
         interval: u32,
-    ) -> Result<Option<Kuid96>> {
+    ) -> Result<Step<Kuid96>> {
         let interval = check_interval(interval)?;
-        let Some(s) = self.sequencer.try_next(clock, kuid96_clock_unit)? else {
-            return Ok(None);
-        };
-        let time = ErlangTime::from_monotonic_unit(s.unit);
-        Ok(Some(Kuid96::from_fields(time, node, s.sequence, interval)))
+        Ok(self
+            .sequencer
+            .try_next(clock, &KUID96_TIMELINE, limits)?
+            .map(|s| {
+                let time = ErlangTime::from_monotonic_unit(s.unit);
+                Kuid96::from_fields(time, node, s.sequence, interval)
+            }))
     }
 
     pub fn assignment(&self) -> SlotAssignment {

@@ -5,7 +5,10 @@
 //! `FromStr`/`Display` in the canonical text form, field accessors and
 //! constructors, and (for the coordination-based formats) a generator built
 //! on the shared [`slot`] rule and [`sequencer`], which can also run
-//! server-wide as a [`generator::SharedGenerator`]. Generators take a
+//! server-wide as a [`generator::SharedGenerator`]. Imports run one way:
+//! the formats use the mechanisms (`clock`, `codec`, `error`, `generator`,
+//! `random`, `sequencer`, `slot`, `sortkey`, `time`, `numeric`), never the
+//! reverse; the registries below are the one place that lists the formats. Generators take a
 //! [`clock::Clock`] and, where random, a [`random::RandomSource`], so the same
 //! code runs in a server, in an application and under scripted tests.
 //!
@@ -35,6 +38,37 @@ pub mod sno;
 pub mod snowflake;
 
 pub use error::{Error, ErrorKind, Result};
+
+/// The registry of native types: every fixed-length identifier type (each a
+/// SQL type of the extension), in one place, for code that does something
+/// for each of them. `for_each_native_type!(callback)` expands to
+/// `callback!(flake_core::sno::Sno); callback!(flake_core::siq::Siq); …`.
+/// A new native type is added here and nowhere else in the core.
+#[macro_export]
+macro_rules! for_each_native_type {
+    ($callback:ident) => {
+        $callback!($crate::sno::Sno);
+        $callback!($crate::siq::Siq);
+        $callback!($crate::distributed_id::DistributedId);
+        $callback!($crate::flaxid::FlaxId);
+        $callback!($crate::kuid::Kuid96);
+    };
+}
+
+/// The registry of coordination-based generators (README "Guarantees"):
+/// `for_each_slot_generator!(callback)` expands to
+/// `callback!(flake_core::sno::SnoGenerator); …`, each a
+/// [`generator::SlotGenerator`].
+#[macro_export]
+macro_rules! for_each_slot_generator {
+    ($callback:ident) => {
+        $callback!($crate::sno::SnoGenerator);
+        $callback!($crate::siq::SiqGenerator);
+        $callback!($crate::snowflake::SnowflakeGenerator);
+        $callback!($crate::kuid::Kuid64Generator);
+        $callback!($crate::kuid::Kuid96Generator);
+    };
+}
 
 /// Room for the longest canonical text of any [`FlakeId`] type (SIQ's 29
 /// characters), so that text output needs no heap allocation.

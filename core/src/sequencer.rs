@@ -1,26 +1,127 @@
-//! The one counter behind every coordination-based generator (`sql-api.md` §4).
+//! The one counter behind every coordination-based generator (README
+//! "Guarantees"; sno's tick-tock rule: docs/formats/sno.md#generation).
 //!
 //! A `Sequencer` hands out (time unit, sequence) pairs from its slot's
-//! `SequenceRange`. It is created with the unit it was initialised in marked
-//! as used up, so its first ID waits for the next unit and can never repeat
-//! what a previous owner of the slot produced in that unit. A used-up unit is
-//! never reopened: the generator waits for the clock instead of wrapping.
+//! `SequenceRange`. It starts above a *floor*: a unit it will never use (the
+//! unit it was made in, or the durable mark of a previous run), so its first
+//! ID can never repeat what an earlier owner of the slot produced. A used-up
+//! unit is never reopened.
+//!
+//! Time is a hybrid logical clock: the sequencer follows the clock while the
+//! clock moves forward, and when the clock is behind the unit in use it goes
+//! on in logical time above it (the rest of the unit's sequence, then the
+//! next unit, and so on), so IDs stay unique and increasing without waiting
+//! for the clock. [`Limits`] bound that: logical time may run at most
+//! `max_lead` ahead of the clock (beyond, [`Error::ClockBehind`]), and no
+//! unit above the durable `mark` is used before a higher mark is recorded
+//! ([`Step::Extend`]).
 
-use crate::clock::{retry, Clock};
-use crate::error::Result;
+use crate::clock::Clock;
+use crate::error::{Error, Result};
 use crate::slot::SequenceRange;
 
+/// A format's time units, for the clock and for logical time.
+pub trait Timeline {
+    /// The format's name, for errors.
+    fn name(&self) -> &'static str;
+    /// The unit containing `unix_nanos`; an error outside the format's range.
+    fn unit_at(&self, unix_nanos: i64) -> Result<u64>;
+    /// The first nanosecond of `unit` since the Unix epoch.
+    fn start_of(&self, unit: u64) -> i128;
+    /// The unit after `unit` in logical time: the next one that stands for a
+    /// time, or an error beyond the format's range.
+    fn after(&self, unit: u64) -> Result<u64> {
+        let next = unit + 1;
+        self.unit_at(i64::try_from(self.start_of(next)).unwrap_or(i64::MAX))
+            .map(|_| next)
+    }
+}
+
 /// What a generator does when the clock reads an earlier unit than the last
-/// one it used.
+/// one it used. Either way it never waits for the clock to come back.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Regression {
-    /// Keep the last unit and keep counting in it; when its range is used up,
-    /// wait until the clock passes it. IDs stay strictly increasing.
-    HoldLastUnit,
-    /// sno's rule: the first regression flips the tick-tock bit and continues
-    /// at the earlier unit; a second regression into the window already used
-    /// waits until the clock leaves it. Unique, but not ordered across it.
+    /// Go on in logical time above the last unit (every format but sno).
+    /// IDs stay strictly increasing.
+    Logical,
+    /// sno's rule: the first regression flips the tick-tock bit and
+    /// continues at the earlier unit, at once; a regression into a window
+    /// already used in the flipped phase, or to or below the floor, goes on
+    /// in logical time instead. Unique, but not ordered across a flip.
     TickTock,
+}
+
+/// What bounds the next step (README "Guarantees").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// The highest unit that may be used before a higher mark is durable.
+    pub mark: u64,
+    /// How far, in nanoseconds, logical time may run ahead of the clock.
+    pub max_lead: i64,
+}
+
+/// The bound on logical time when nothing else is said: one minute.
+pub const DEFAULT_MAX_LEAD: i64 = 60_000_000_000;
+
+impl Limits {
+    /// No durable mark to respect (an application's generator), logical time
+    /// bounded by [`DEFAULT_MAX_LEAD`].
+    pub const NO_MARK: Limits = Limits {
+        mark: u64::MAX,
+        max_lead: DEFAULT_MAX_LEAD,
+    };
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits::NO_MARK
+    }
+}
+
+/// The outcome of one attempt.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Step<T> {
+    /// Handed out.
+    Issued(T),
+    /// Nothing until the clock reaches the next unit (at most one unit).
+    Wait,
+    /// Unit `.0` lies above the mark: record a higher mark durably, then try
+    /// again. Nothing was handed out.
+    Extend(u64),
+}
+
+impl<T> Step<T> {
+    pub fn map<U>(self, f: impl FnOnce(T) -> U) -> Step<U> {
+        match self {
+            Step::Issued(t) => Step::Issued(f(t)),
+            Step::Wait => Step::Wait,
+            Step::Extend(unit) => Step::Extend(unit),
+        }
+    }
+
+    /// A step whose value may fail to be built (a field out of range).
+    pub fn and_then<U>(self, f: impl FnOnce(T) -> Result<U>) -> Result<Step<U>> {
+        Ok(match self {
+            Step::Issued(t) => Step::Issued(f(t)?),
+            Step::Wait => Step::Wait,
+            Step::Extend(unit) => Step::Extend(unit),
+        })
+    }
+}
+
+/// Runs `attempt` until it issues, pausing `clock` while it waits: the
+/// blocking `generate` of a generator that keeps no durable mark (with
+/// [`Limits::NO_MARK`] no attempt answers `Extend`).
+pub fn until_issued<C: Clock, T>(
+    clock: &mut C,
+    mut attempt: impl FnMut(&mut C) -> Result<Step<T>>,
+) -> Result<T> {
+    loop {
+        match attempt(clock)? {
+            Step::Issued(value) => return Ok(value),
+            Step::Wait | Step::Extend(_) => clock.pause(),
+        }
+    }
 }
 
 /// One ID's worth of coordinates.
@@ -41,11 +142,16 @@ pub struct Sequencer {
     unit: u64,
     /// The next sequence value; `range.last + 1` when the unit is used up.
     next: u64,
+    /// Units at or below are never used, in either tick-tock phase.
+    floor: u64,
     /// TickTock: units up to here belong to the other tick-tock phase.
     safe: u64,
     /// TickTock: number of regressions; its lowest bit is the tick-tock bit.
     drift: u32,
     issued: u64,
+    /// How far the last ID ran ahead of the clock, in nanoseconds (0 when
+    /// the clock was inside or past its unit).
+    lead: i64,
 }
 
 /// A snapshot for `pg_flake_generator_state()`.
@@ -57,31 +163,36 @@ pub struct SequencerState {
     pub last_sequence: Option<u32>,
     pub tick_tock: bool,
     pub safe_unit: u64,
+    pub floor: u64,
     pub issued: u64,
+    /// How far the last ID ran ahead of the clock, in nanoseconds.
+    pub lead: i64,
 }
 
 impl Sequencer {
-    /// A sequencer initialised in unit `init_unit`, which it will not use.
-    pub fn new(policy: Regression, range: SequenceRange, init_unit: u64) -> Self {
+    /// A sequencer that never uses `floor` or any unit below it.
+    pub fn new(policy: Regression, range: SequenceRange, floor: u64) -> Self {
         Sequencer {
             policy,
             range,
-            unit: init_unit,
+            unit: floor,
             next: range.last as u64 + 1,
+            floor,
             safe: 0,
             drift: 0,
             issued: 0,
+            lead: 0,
         }
     }
 
-    /// Starts a sequencer at the clock's current unit.
+    /// A sequencer whose floor is the clock's current unit.
     pub fn starting_now<C: Clock>(
         policy: Regression,
         range: SequenceRange,
         clock: &mut C,
-        to_unit: impl Fn(i64) -> Result<u64>,
+        timeline: &impl Timeline,
     ) -> Result<Self> {
-        let unit = to_unit(clock.now_nanos())?;
+        let unit = timeline.unit_at(clock.now_nanos())?;
         Ok(Self::new(policy, range, unit))
     }
 
@@ -89,58 +200,104 @@ impl Sequencer {
         self.range
     }
 
-    /// The next (unit, sequence) pair. `to_unit` turns a clock reading into the
-    /// format's time unit, failing when the time is outside the format's range.
-    /// Waits (pausing `clock`) while the unit is used up.
-    pub fn next<C: Clock>(
-        &mut self,
-        clock: &mut C,
-        to_unit: impl Fn(i64) -> Result<u64>,
-    ) -> Result<Sequenced> {
-        retry(clock, |clock| self.try_next(clock, &to_unit))
+    /// The unit in use (the floor before the first ID).
+    pub fn unit(&self) -> u64 {
+        self.unit
     }
 
-    /// One attempt, without waiting: the next pair, or `None` when nothing may
-    /// be handed out until the clock moves on (the unit's range is used up,
-    /// or for `TickTock` the clock is back inside the window already used).
-    /// `None` and errors change nothing.
+    /// The highest unit used (or the floor): after a tick-tock flip the
+    /// unit in use may lie below units used before it.
+    pub fn highest(&self) -> u64 {
+        self.unit.max(self.safe)
+    }
+
+    /// Raises the floor to `floor` (a mark learned later, e.g. replayed from
+    /// another server's WAL): no unit at or below it is used from now on.
+    pub fn raise_floor(&mut self, floor: u64) {
+        if floor > self.floor {
+            self.floor = floor;
+        }
+        if floor >= self.unit {
+            self.unit = floor;
+            self.next = self.range.last as u64 + 1;
+        }
+    }
+
+    /// One attempt, without waiting: the next pair, [`Step::Wait`] when the
+    /// unit in use is used up and the clock is inside it, or
+    /// [`Step::Extend`] when the pair would lie above `limits.mark`. Only
+    /// `Issued` changes the sequencer.
     ///
-    /// A reading behind the unit in use is taken again before it counts as a
-    /// clock regression: in shared mode the first reading may come from
-    /// before the lock (see [`crate::clock::ReadAhead`]), made stale by
-    /// another caller's step in the meantime. The second reading is fresh.
+    /// A reading that is not the unit in use is taken again before it
+    /// counts: in shared mode the first reading may come from before the
+    /// lock (see [`crate::clock::ReadAhead`]), made stale by another
+    /// caller's step or by a clock step in the meantime; the second reading
+    /// is fresh. That costs a clock reading per change of unit, not per ID.
     pub fn try_next<C: Clock>(
         &mut self,
         clock: &mut C,
-        to_unit: impl Fn(i64) -> Result<u64>,
-    ) -> Result<Option<Sequenced>> {
-        let mut now = to_unit(clock.now_nanos())?;
-        if now < self.unit {
-            now = to_unit(clock.now_nanos())?;
+        timeline: &impl Timeline,
+        limits: &Limits,
+    ) -> Result<Step<Sequenced>> {
+        let mut nanos = clock.now_nanos();
+        let mut now = timeline.unit_at(nanos)?;
+        if now != self.unit {
+            nanos = clock.now_nanos();
+            now = timeline.unit_at(nanos)?;
         }
-        Ok(self.step(now))
+        self.step(now, nanos, timeline, limits)
     }
 
-    /// The step at the clock's unit `now`.
-    fn step(&mut self, now: u64) -> Option<Sequenced> {
-        if now > self.unit {
-            self.unit = now;
-            self.next = self.range.first as u64;
-            return Some(self.take());
+    /// Whether a regression to `now` may flip the tick-tock bit.
+    fn may_flip(&self, now: u64) -> bool {
+        self.policy == Regression::TickTock && now > self.safe && now > self.floor
+    }
+
+    /// The step at the clock's unit `now`, read at `nanos`.
+    fn step(
+        &mut self,
+        now: u64,
+        nanos: i64,
+        timeline: &impl Timeline,
+        limits: &Limits,
+    ) -> Result<Step<Sequenced>> {
+        let room = self.next <= self.range.last as u64;
+        let first = self.range.first as u64;
+        // (unit, next sequence, flip the tick-tock bit)
+        let (unit, next, flip) = if now > self.unit {
+            (now, first, false)
+        } else if now < self.unit && self.may_flip(now) {
+            (now, first, true)
+        } else if room {
+            (self.unit, self.next, false)
+        } else if now == self.unit {
+            return Ok(Step::Wait);
+        } else {
+            (timeline.after(self.unit)?, first, false)
+        };
+        let lead = if unit > now {
+            (timeline.start_of(unit) - nanos as i128).clamp(0, i64::MAX as i128) as i64
+        } else {
+            0
+        };
+        if lead > limits.max_lead {
+            return Err(Error::ClockBehind {
+                type_name: timeline.name(),
+                lead_nanos: lead,
+                max_lead_nanos: limits.max_lead,
+            });
         }
-        let exhausted = self.next > self.range.last as u64;
-        match self.policy {
-            Regression::HoldLastUnit => (!exhausted).then(|| self.take()),
-            Regression::TickTock if now == self.unit => (!exhausted).then(|| self.take()),
-            Regression::TickTock if now > self.safe => {
-                self.safe = self.unit;
-                self.unit = now;
-                self.next = self.range.first as u64;
-                self.drift = self.drift.wrapping_add(1);
-                Some(self.take())
-            }
-            Regression::TickTock => None,
+        if unit > limits.mark {
+            return Ok(Step::Extend(unit));
         }
+        if flip {
+            self.safe = self.unit;
+            self.drift = self.drift.wrapping_add(1);
+        }
+        self.unit = unit;
+        self.next = next;
+        self.lead = lead;
+        Ok(Step::Issued(self.take()))
     }
 
     fn take(&mut self) -> Sequenced {
@@ -162,7 +319,9 @@ impl Sequencer {
             last_sequence: used.then(|| (self.next - 1) as u32),
             tick_tock: self.drift & 1 == 1,
             safe_unit: self.safe,
+            floor: self.floor,
             issued: self.issued,
+            lead: self.lead,
         }
     }
 }

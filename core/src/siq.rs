@@ -3,10 +3,13 @@
 //! kind-specific serial and the kind's suffix.
 //! Text form: the reference's DID body, 29 base32 characters carrying a CRC-32.
 
-use crate::clock::{retry, Clock};
+use crate::clock::Clock;
 use crate::codec::Alphabet;
 use crate::error::{field_in_range, Error, Result};
-use crate::sequencer::{Regression, Sequencer, SequencerState};
+use crate::generator::{SequencerRow, SlotGenerator};
+use crate::sequencer::{
+    until_issued, Limits, Regression, Sequenced, Sequencer, SequencerState, Step, Timeline,
+};
 use crate::slot::{SlotAssignment, SlotRule};
 use sha2::{Digest, Sha256};
 use std::fmt;
@@ -112,7 +115,7 @@ impl Kind {
         Kind::Content,
     ];
 
-    /// (name, suffix, suffix width) as in the spec's table.
+    /// (name, suffix, suffix width) as in docs/formats/siq.md#kinds.
     const fn spec(self) -> (&'static str, u16, u32) {
         match self {
             Kind::User => ("user", 0b00000, 5),
@@ -565,26 +568,53 @@ fn clock_ticks(unix_nanos: i64) -> Result<u64> {
     Ok(ticks)
 }
 
+/// SIQ's time units: ticks of 1/65536 s since 1970.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SiqTimeline;
+
+impl Timeline for SiqTimeline {
+    fn name(&self) -> &'static str {
+        TYPE_NAME
+    }
+    fn unit_at(&self, unix_nanos: i64) -> Result<u64> {
+        clock_ticks(unix_nanos)
+    }
+    /// The first nanosecond whose tick is `unit`.
+    fn start_of(&self, unit: u64) -> i128 {
+        (unit as i128 * 1_000_000_000 + TICKS_PER_SECOND - 1) / TICKS_PER_SECOND
+    }
+}
+
 /// A per-process (or, in shared mode, per-server) SIQ generator: one
-/// sequencer per kind, each created on the kind's first use.
+/// sequencer per kind, each created on the kind's first use above the
+/// generator's floor.
 #[derive(Debug, Clone, Copy)]
 pub struct SiqGenerator {
     slot: u32,
     nslots: u32,
+    floor: u64,
     sequencers: [Option<Sequencer>; 15],
 }
 
 impl SiqGenerator {
-    /// A generator for slot `slot` of `nslots`. Fails (22023) if the slots do
-    /// not fit, checked against the narrowest serial (11 bits) so that every
-    /// kind's sequencer can later be created.
-    pub fn new(slot: u32, nslots: u32) -> Result<Self> {
+    /// A generator for slot `slot` of `nslots` that never uses the tick
+    /// `floor` or one below it. Fails (22023) if the slots do not fit,
+    /// checked against the narrowest serial (11 bits) so that every kind's
+    /// sequencer can later be created.
+    pub fn new(slot: u32, nslots: u32, floor: u64) -> Result<Self> {
         Kind::User.slot_rule().assign(slot, nslots)?;
         Ok(SiqGenerator {
             slot,
             nslots,
+            floor,
             sequencers: Default::default(),
         })
+    }
+
+    /// A generator whose floor is the clock's current tick (which it will
+    /// not use): for applications that keep no durable mark.
+    pub fn starting_now<C: Clock>(slot: u32, nslots: u32, clock: &mut C) -> Result<Self> {
+        SiqGenerator::new(slot, nslots, SiqTimeline.unit_at(clock.now_nanos())?)
     }
 
     /// What this generator's IDs of `kind` carry in shard and serial.
@@ -596,41 +626,46 @@ impl SiqGenerator {
         (self.slot % (1 << SHARD_BITS)) as u8
     }
 
-    /// The next SIQ of `kind`. `domain_hash` already has the node byte
-    /// applied (see [`apply_node`]).
+    /// The next SIQ of `kind`, waiting while a tick's serials are used up.
+    /// `domain_hash` already has the node byte applied (see [`apply_node`]).
     pub fn generate<C: Clock>(
         &mut self,
         clock: &mut C,
         kind: Kind,
         domain_hash: u32,
     ) -> Result<Siq> {
-        retry(clock, |clock| self.try_generate(clock, kind, domain_hash))
+        until_issued(clock, |clock| {
+            self.try_generate(clock, &Limits::NO_MARK, kind, domain_hash)
+        })
     }
 
-    /// One attempt without waiting: `None` when the caller must wait for a
-    /// later tick (see [`Sequencer::try_next`]). The kind's first attempt
-    /// starts its sequencer at the tick it reads first, which it will not use.
+    /// One attempt without waiting (see [`Sequencer::try_next`]).
     pub fn try_generate<C: Clock>(
         &mut self,
         clock: &mut C,
+        limits: &Limits,
         kind: Kind,
         domain_hash: u32,
-    ) -> Result<Option<Siq>> {
+    ) -> Result<Step<Siq>> {
         // The slot rule's process field is the shard (both SHARD_BITS wide):
         // the assignment (two divisions) is needed only for a new sequencer.
         let shard = self.shard();
-        let sequencer = match &mut self.sequencers[kind.index()] {
-            Some(sequencer) => sequencer,
-            empty => empty.insert(Sequencer::starting_now(
-                Regression::HoldLastUnit,
-                kind.slot_rule().assign(self.slot, self.nslots)?.range,
-                clock,
-                clock_ticks,
-            )?),
-        };
-        Ok(sequencer
-            .try_next(clock, clock_ticks)?
-            .map(|s| Siq::assemble(s.unit, shard, domain_hash, kind.low16(s.sequence as u16))))
+        let assemble =
+            |s: Sequenced| Siq::assemble(s.unit, shard, domain_hash, kind.low16(s.sequence as u16));
+        if let Some(sequencer) = &mut self.sequencers[kind.index()] {
+            return Ok(sequencer
+                .try_next(clock, &SiqTimeline, limits)?
+                .map(assemble));
+        }
+        // A kind's sequencer exists once it has issued an ID, so that an
+        // attempt that waits or fails leaves no trace.
+        let range = kind.slot_rule().assign(self.slot, self.nslots)?.range;
+        let mut sequencer = Sequencer::new(Regression::Logical, range, self.floor);
+        let step = sequencer.try_next(clock, &SiqTimeline, limits)?;
+        if let Step::Issued(_) = step {
+            self.sequencers[kind.index()] = Some(sequencer);
+        }
+        Ok(step.map(assemble))
     }
 
     /// The state of `kind`'s sequencer, if that kind has been used.
@@ -643,6 +678,48 @@ impl SiqGenerator {
         Kind::ALL
             .into_iter()
             .filter_map(|k| self.state(k).map(|s| (k, s)))
+            .collect()
+    }
+}
+
+impl SlotGenerator for SiqGenerator {
+    fn for_slot(slot: u32, nslots: u32, floor: u64) -> Result<Self> {
+        SiqGenerator::new(slot, nslots, floor)
+    }
+
+    fn unit_at(unix_nanos: i64) -> Result<u64> {
+        SiqTimeline.unit_at(unix_nanos)
+    }
+
+    fn start_of(unit: u64) -> i128 {
+        SiqTimeline.start_of(unit)
+    }
+
+    fn raise_floor(&mut self, floor: u64) {
+        self.floor = self.floor.max(floor);
+        for sequencer in self.sequencers.iter_mut().flatten() {
+            sequencer.raise_floor(floor);
+        }
+    }
+
+    fn last_unit(&self) -> u64 {
+        self.sequencers
+            .iter()
+            .flatten()
+            .map(Sequencer::highest)
+            .fold(self.floor, u64::max)
+    }
+
+    fn sequencers(&self) -> Vec<SequencerRow> {
+        self.states()
+            .into_iter()
+            .filter_map(|(kind, state)| {
+                Some(SequencerRow {
+                    kind: Some(kind.name()),
+                    assignment: self.assignment(kind).ok()?,
+                    state,
+                })
+            })
             .collect()
     }
 }

@@ -1,4 +1,4 @@
-//! The slot rule of `sql-api.md` §4: how concurrently running generators of
+//! The slot rule (README "Guarantees"): how concurrently running generators of
 //! one server split a format's process field and sequence space so that they
 //! can never produce the same ID, without talking to each other.
 

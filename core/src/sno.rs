@@ -2,10 +2,12 @@
 //! tick-tock bit, a metabyte, a 16-bit partition and a 16-bit sequence.
 //! Text form "sno32": 16 characters over `23456789abcdefghijklmnopqrstuvwx`.
 
-use crate::clock::{retry, Clock};
+use crate::clock::Clock;
 use crate::codec::Alphabet;
 use crate::error::{Error, Result};
-use crate::sequencer::{Regression, Sequencer, SequencerState};
+use crate::sequencer::{
+    until_issued, Limits, Regression, Sequencer, SequencerState, Step, Timeline,
+};
 use crate::slot::{SlotAssignment, SlotRule};
 use std::fmt;
 use std::str::FromStr;
@@ -148,6 +150,24 @@ impl FromStr for Sno {
     }
 }
 
+/// sno's time units: 4 ms since 2010-01-01.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SnoTimeline;
+
+impl Timeline for SnoTimeline {
+    fn name(&self) -> &'static str {
+        "sno"
+    }
+    fn unit_at(&self, unix_nanos: i64) -> Result<u64> {
+        units_at(unix_nanos as i128)
+    }
+    fn start_of(&self, unit: u64) -> i128 {
+        EPOCH_NANOS + unit as i128 * UNIT_NANOS
+    }
+}
+
+crate::single_sequencer!(SnoGenerator => SLOT_RULE, SnoTimeline);
+
 /// A per-process (or, in shared mode, per-server) sno generator.
 #[derive(Debug, Clone, Copy)]
 pub struct SnoGenerator {
@@ -155,40 +175,45 @@ pub struct SnoGenerator {
     sequencer: Sequencer,
 }
 
-fn clock_units(unix_nanos: i64) -> Result<u64> {
-    units_at(unix_nanos as i128)
-}
-
 impl SnoGenerator {
-    /// A generator for one slot, initialised at the clock's current unit
-    /// (which it will not use).
-    pub fn new<C: Clock>(assignment: SlotAssignment, clock: &mut C) -> Result<Self> {
-        let sequencer =
-            Sequencer::starting_now(Regression::TickTock, assignment.range, clock, clock_units)?;
-        Ok(SnoGenerator {
+    /// A generator for one slot that never uses `floor` or a unit below it.
+    pub fn new(assignment: SlotAssignment, floor: u64) -> Self {
+        SnoGenerator {
             assignment,
-            sequencer,
+            sequencer: Sequencer::new(Regression::TickTock, assignment.range, floor),
+        }
+    }
+
+    /// A generator for one slot whose floor is the clock's current unit
+    /// (which it will not use): for applications that keep no durable mark.
+    pub fn starting_now<C: Clock>(assignment: SlotAssignment, clock: &mut C) -> Result<Self> {
+        Ok(SnoGenerator::new(
+            assignment,
+            SnoTimeline.unit_at(clock.now_nanos())?,
+        ))
+    }
+
+    /// The next sno, waiting while a unit is used up (no durable mark,
+    /// logical time bounded by [`DEFAULT_MAX_LEAD`](crate::sequencer::DEFAULT_MAX_LEAD)).
+    /// `node` is the partition's high byte.
+    pub fn generate<C: Clock>(&mut self, clock: &mut C, node: u8, meta: u8) -> Result<Sno> {
+        until_issued(clock, |clock| {
+            self.try_generate(clock, &Limits::NO_MARK, node, meta)
         })
     }
 
-    /// The next sno. `node` is the partition's high byte (`pg_flake.sno_node`).
-    pub fn generate<C: Clock>(&mut self, clock: &mut C, node: u8, meta: u8) -> Result<Sno> {
-        retry(clock, |clock| self.try_generate(clock, node, meta))
-    }
-
-    /// One attempt without waiting: `None` when the caller must wait for a
-    /// later unit (see [`Sequencer::try_next`]).
+    /// One attempt without waiting (see [`Sequencer::try_next`]).
     pub fn try_generate<C: Clock>(
         &mut self,
         clock: &mut C,
+        limits: &Limits,
         node: u8,
         meta: u8,
-    ) -> Result<Option<Sno>> {
-        let Some(s) = self.sequencer.try_next(clock, clock_units)? else {
-            return Ok(None);
-        };
+    ) -> Result<Step<Sno>> {
         let partition = (node as u16) << 8 | self.assignment.process as u16;
-        Sno::from_parts(s.unit, s.tick_tock, meta, partition, s.sequence as u16).map(Some)
+        self.sequencer
+            .try_next(clock, &SnoTimeline, limits)?
+            .and_then(|s| Sno::from_parts(s.unit, s.tick_tock, meta, partition, s.sequence as u16))
     }
 
     pub fn assignment(&self) -> SlotAssignment {

@@ -2,9 +2,11 @@
 //! `ms << 22 | worker << 17 | process << 12 | sequence`, with `ms` the
 //! milliseconds since a configurable epoch (Discord's by default).
 
-use crate::clock::{retry, Clock};
+use crate::clock::Clock;
 use crate::error::{field_in_range, Error, Result};
-use crate::sequencer::{Regression, Sequencer, SequencerState};
+use crate::sequencer::{
+    until_issued, Limits, Regression, Sequencer, SequencerState, Step, Timeline,
+};
 use crate::slot::{SlotAssignment, SlotRule};
 
 /// 2015-01-01T00:00:00Z in milliseconds since the Unix epoch (Discord's).
@@ -17,6 +19,28 @@ pub const MAX_SEQUENCE: i64 = 4095;
 pub const TIME_RANGE: &str =
     "the epoch to 2^41 - 1 ms after it (for the default epoch: until 2084-09-06 15:47:35.551+00)";
 pub const VALUE_RANGE: &str = "0 to 9223372036854775807";
+
+/// Epochs from 1970-01-01 to 9999-12-31 23:59:59.999 UTC, so that every
+/// snowflake time (up to 2^41 ms after its epoch) is a valid timestamp.
+pub const EPOCH_RANGE_MS: std::ops::RangeInclusive<i64> = 0..=253_402_300_799_999;
+/// What an epoch setting accepts, for a rejected value's detail line.
+pub const EPOCH_ACCEPTED: &str = "A snowflake epoch is an integer number of milliseconds since \
+     1970-01-01 00:00:00 UTC, from 0 to 253402300799999 (9999-12-31 23:59:59.999 UTC).";
+
+/// An epoch argument or setting, in milliseconds since the Unix epoch
+/// (22023 outside [`EPOCH_RANGE_MS`]).
+pub fn check_epoch(epoch_ms: i64) -> Result<i64> {
+    if EPOCH_RANGE_MS.contains(&epoch_ms) {
+        Ok(epoch_ms)
+    } else {
+        Err(Error::InvalidParameter {
+            message: format!(
+                "snowflake epoch {epoch_ms} is outside 0 to 253402300799999 \
+                 (milliseconds since 1970-01-01 00:00:00 UTC, up to 9999-12-31)"
+            ),
+        })
+    }
+}
 
 /// Process field: the 5-bit process id; sequence: 12 bits.
 pub const SLOT_RULE: SlotRule = SlotRule::new(5, 12);
@@ -109,11 +133,33 @@ pub fn timestamp(snowflake: i64, epoch_ms: i64) -> Result<i64> {
     parts(snowflake, epoch_ms).map(|p| p.time)
 }
 
-/// The unit is the Unix millisecond rather than the epoch's, so a change of
-/// epoch setting cannot move a generator's notion of "later".
-fn clock_unit(unix_nanos: i64) -> Result<u64> {
-    u64::try_from(unix_nanos.div_euclid(1_000_000)).map_err(|_| time_out_of_range())
+/// Snowflake's time units: the Unix millisecond rather than the epoch's, so
+/// a change of epoch setting cannot move a generator's notion of "later".
+/// With an epoch, readings outside what a snowflake of that epoch can hold
+/// are errors (checked before a sequence value is spent).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SnowflakeTimeline {
+    pub epoch_ms: Option<i64>,
 }
+
+impl Timeline for SnowflakeTimeline {
+    fn name(&self) -> &'static str {
+        TYPE_NAME
+    }
+    fn unit_at(&self, unix_nanos: i64) -> Result<u64> {
+        let unit =
+            u64::try_from(unix_nanos.div_euclid(1_000_000)).map_err(|_| time_out_of_range())?;
+        if let Some(epoch_ms) = self.epoch_ms {
+            millis_since_epoch(unit as i64, epoch_ms)?;
+        }
+        Ok(unit)
+    }
+    fn start_of(&self, unit: u64) -> i128 {
+        unit as i128 * 1_000_000
+    }
+}
+
+crate::single_sequencer!(SnowflakeGenerator => SLOT_RULE, SnowflakeTimeline { epoch_ms: None });
 
 /// A per-process (or, in shared mode, per-server) snowflake generator. The
 /// reference repeats IDs within a millisecond; this one waits instead.
@@ -124,54 +170,52 @@ pub struct SnowflakeGenerator {
 }
 
 impl SnowflakeGenerator {
-    /// A generator for one slot, initialised at the clock's current unit
-    /// (which it will not use).
-    pub fn new<C: Clock>(assignment: SlotAssignment, clock: &mut C) -> Result<Self> {
-        let sequencer = Sequencer::starting_now(
-            Regression::HoldLastUnit,
-            assignment.range,
-            clock,
-            clock_unit,
-        )?;
-        Ok(SnowflakeGenerator {
+    /// A generator for one slot that never uses `floor` or a unit below it.
+    pub fn new(assignment: SlotAssignment, floor: u64) -> Self {
+        SnowflakeGenerator {
             assignment,
-            sequencer,
+            sequencer: Sequencer::new(Regression::Logical, assignment.range, floor),
+        }
+    }
+
+    /// A generator for one slot whose floor is the clock's current unit
+    /// (which it will not use): for applications that keep no durable mark.
+    pub fn starting_now<C: Clock>(assignment: SlotAssignment, clock: &mut C) -> Result<Self> {
+        let floor = SnowflakeTimeline::default().unit_at(clock.now_nanos())?;
+        Ok(SnowflakeGenerator::new(assignment, floor))
+    }
+
+    /// The next snowflake, waiting while a unit is used up. `worker` is the
+    /// server's number, the process field is the slot's.
+    pub fn generate<C: Clock>(&mut self, clock: &mut C, worker: i64, epoch_ms: i64) -> Result<i64> {
+        until_issued(clock, |clock| {
+            self.try_generate(clock, &Limits::NO_MARK, worker, epoch_ms)
         })
     }
 
-    /// The next snowflake. `worker` is `pg_flake.snowflake_worker`, the
-    /// process field is the slot's.
-    pub fn generate<C: Clock>(&mut self, clock: &mut C, worker: i64, epoch_ms: i64) -> Result<i64> {
-        retry(clock, |clock| self.try_generate(clock, worker, epoch_ms))
-    }
-
-    /// One attempt without waiting: `None` when the caller must wait for a
-    /// later unit (see [`Sequencer::try_next`]).
+    /// One attempt without waiting (see [`Sequencer::try_next`]).
     pub fn try_generate<C: Clock>(
         &mut self,
         clock: &mut C,
+        limits: &Limits,
         worker: i64,
         epoch_ms: i64,
-    ) -> Result<Option<i64>> {
+    ) -> Result<Step<i64>> {
         field_in_range(TYPE_NAME, "worker", worker as i128, 0, MAX_WORKER as i128)?;
-        // Checking the epoch's range on every reading fails before a
-        // sequence value is spent.
-        let to_unit = |unix_nanos| {
-            let unit = clock_unit(unix_nanos)?;
-            millis_since_epoch(unit as i64, epoch_ms)?;
-            Ok(unit)
+        let timeline = SnowflakeTimeline {
+            epoch_ms: Some(epoch_ms),
         };
-        let Some(s) = self.sequencer.try_next(clock, to_unit)? else {
-            return Ok(None);
-        };
-        from_parts(
-            s.unit as i64,
-            worker,
-            self.assignment.process as i64,
-            s.sequence as i64,
-            epoch_ms,
-        )
-        .map(Some)
+        self.sequencer
+            .try_next(clock, &timeline, limits)?
+            .and_then(|s| {
+                from_parts(
+                    s.unit as i64,
+                    worker,
+                    self.assignment.process as i64,
+                    s.sequence as i64,
+                    epoch_ms,
+                )
+            })
     }
 
     pub fn assignment(&self) -> SlotAssignment {

@@ -2,8 +2,9 @@ mod common;
 
 use common::*;
 use flake_core::clock::ScriptedClock;
+use flake_core::sequencer::{Limits, Step, DEFAULT_MAX_LEAD};
 use flake_core::slot::{SequenceRange, SlotAssignment};
-use flake_core::sno::{Sno, SnoGenerator, SLOT_RULE, UNIT_NANOS};
+use flake_core::sno::{units_at, Sno, SnoGenerator, SLOT_RULE, UNIT_NANOS};
 use flake_core::{ErrorKind, FlakeId};
 use proptest::prelude::*;
 
@@ -136,18 +137,27 @@ proptest! {
 }
 
 // --- generator, with a scripted clock -------------------------------------
+// (docs/formats/sno.md#generation; the rules every generator shares are
+// tested for all of them in marks.rs)
 
 const T0: i64 = 1_700_000_000_000_000_000; // 2023-11-14, on a unit boundary
 const UNIT: i64 = UNIT_NANOS as i64;
+const HOUR: i64 = 3_600_000_000_000;
 
 fn whole() -> SlotAssignment {
     SLOT_RULE.assign(3, 100).unwrap()
 }
 
+/// The unit of `unix_nanos`.
+fn unit(unix_nanos: i64) -> u64 {
+    units_at(unix_nanos as i128).unwrap()
+}
+
 #[test]
 fn first_unit_is_skipped() {
     let mut clock = ScriptedClock::new(T0 + 1000, UNIT / 4);
-    let mut g = SnoGenerator::new(whole(), &mut clock).unwrap();
+    let mut g = SnoGenerator::starting_now(whole(), &mut clock).unwrap();
+    assert_eq!(g.state().floor, unit(T0));
     let first = g.generate(&mut clock, 0, 0).unwrap();
     assert!(clock.pauses >= 1, "must wait for the next unit");
     assert!(first.unix_nanos() >= (T0 + UNIT) as i128);
@@ -157,9 +167,8 @@ fn first_unit_is_skipped() {
 
 #[test]
 fn sequence_counts_within_a_unit_and_restarts_on_a_new_one() {
-    let mut clock = ScriptedClock::new(T0 - UNIT, 1);
-    let mut g = SnoGenerator::new(whole(), &mut clock).unwrap();
-    clock.now = T0;
+    let mut g = SnoGenerator::new(whole(), unit(T0 - UNIT));
+    let mut clock = ScriptedClock::new(T0, 1);
     let ids: Vec<Sno> = (0..5)
         .map(|_| g.generate(&mut clock, 7, 9).unwrap())
         .collect();
@@ -181,14 +190,18 @@ fn overflow_waits_for_the_next_unit() {
         last: 12,
     };
     let a = SlotAssignment { process: 1, range };
-    let mut clock = ScriptedClock::new(T0 - UNIT, UNIT / 8);
-    let mut g = SnoGenerator::new(a, &mut clock).unwrap();
-    clock.now = T0;
+    let mut g = SnoGenerator::new(a, unit(T0 - UNIT));
+    let mut clock = ScriptedClock::new(T0, UNIT / 8);
     let seqs: Vec<u16> = (0..3)
         .map(|_| g.generate(&mut clock, 0, 0).unwrap().sequence())
         .collect();
     assert_eq!(seqs, [10, 11, 12]);
     assert_eq!(clock.pauses, 0);
+    assert_eq!(
+        g.try_generate(&mut clock, &Limits::NO_MARK, 0, 0),
+        Ok(Step::Wait),
+        "used up, and the clock inside the unit"
+    );
     let next = g.generate(&mut clock, 0, 0).unwrap();
     assert_eq!(clock.pauses, 8, "waited a whole unit");
     assert_eq!(next.sequence(), 10);
@@ -196,43 +209,128 @@ fn overflow_waits_for_the_next_unit() {
 }
 
 #[test]
-fn a_regression_flips_tick_tock_and_a_second_one_waits() {
-    let mut clock = ScriptedClock::new(T0 - UNIT, UNIT);
-    let mut g = SnoGenerator::new(whole(), &mut clock).unwrap();
-    clock.now = T0 + 10 * UNIT;
+fn a_regression_flips_tick_tock_and_a_second_one_goes_on_in_logical_time() {
+    // Two sequence values per unit, so that units run out.
+    let a = SlotAssignment {
+        process: 0,
+        range: SequenceRange { first: 0, last: 1 },
+    };
+    let mut g = SnoGenerator::new(a, unit(T0 - UNIT));
+    let mut clock = ScriptedClock::new(T0 + 10 * UNIT, UNIT);
     let before = g.generate(&mut clock, 0, 0).unwrap();
     assert!(!before.tick_tock());
     // The clock goes back 5 units: continue at once with the bit flipped.
     clock.now = T0 + 5 * UNIT;
     let after = g.generate(&mut clock, 0, 0).unwrap();
     assert!(after.tick_tock());
-    assert_eq!(clock.pauses, 0);
     assert_eq!(after.unix_nanos(), (T0 + 5 * UNIT) as i128);
     assert_ne!(before, after);
+    assert_eq!(g.state().safe_unit, before.units());
     clock.now = T0 + 7 * UNIT;
     let later = g.generate(&mut clock, 0, 0).unwrap();
     assert!(later.tick_tock());
-    // A second regression into the window already used (<= unit 10, the
-    // safe mark) does not flip again: it waits until the clock is back at
-    // the unit the flipped phase is in, and continues its sequence there.
+    // A second regression into the window already used (up to unit 10,
+    // the safe unit) cannot flip again: the flipped phase goes on above
+    // the unit in use, first with its sequence, then in unit 8, 9, … of
+    // logical time, without waiting for the clock.
     clock.now = T0 + 6 * UNIT;
-    let waited = g.generate(&mut clock, 0, 0).unwrap();
-    assert_eq!(clock.pauses, 1, "from unit 6 back to unit 7");
-    assert_eq!(waited.unix_nanos(), (T0 + 7 * UNIT) as i128);
-    assert!(waited.tick_tock());
-    assert_eq!(waited.sequence(), later.sequence() + 1);
-    // Once the clock passes the safe mark, the phase is over: no wait, bit
-    // kept, IDs ordered again.
+    let logical: Vec<Sno> = (0..5)
+        .map(|_| g.generate(&mut clock, 0, 0).unwrap())
+        .collect();
+    assert_eq!(clock.pauses, 0);
+    assert_eq!(
+        logical
+            .iter()
+            .map(|id| (id.units() - later.units(), id.sequence()))
+            .collect::<Vec<_>>(),
+        [(0, 1), (1, 0), (1, 1), (2, 0), (2, 1)]
+    );
+    assert!(logical.iter().all(Sno::tick_tock));
+    assert!(logical[0] > later && logical.windows(2).all(|w| w[0] < w[1]));
+    assert_eq!(
+        g.state().lead,
+        logical[4].unix_nanos() as i64 - (T0 + 6 * UNIT),
+        "the last ID runs 3 units ahead of the clock"
+    );
+    // Once the clock passes the unit in use, IDs are at the clock again, bit
+    // kept; past the safe unit they sort after the first phase's too.
     clock.now = T0 + 12 * UNIT;
     let past = g.generate(&mut clock, 0, 0).unwrap();
-    assert_eq!(clock.pauses, 1);
-    assert!(past > before && past > waited);
+    assert_eq!(clock.pauses, 0);
+    assert_eq!(
+        (past.unix_nanos(), past.tick_tock()),
+        ((T0 + 12 * UNIT) as i128, true)
+    );
+    assert_eq!(g.state().lead, 0);
+    assert!(past > before && past > logical[4]);
+}
+
+#[test]
+fn a_regression_to_or_below_the_floor_never_flips() {
+    // The floor may have been used by a previous run in either phase.
+    let floor = unit(T0);
+    let mut g = SnoGenerator::new(whole(), floor);
+    let mut clock = ScriptedClock::new(T0 + 5 * UNIT, UNIT);
+    let first = g.generate(&mut clock, 0, 0).unwrap();
+    for back_to in [T0, T0 - 3 * UNIT] {
+        clock.now = back_to;
+        let id = g.generate(&mut clock, 0, 0).unwrap();
+        assert!(!id.tick_tock(), "no flip into the floor");
+        assert!(id.units() > floor && id > first);
+    }
+    // Just above the floor, a regression flips.
+    clock.now = T0 + UNIT;
+    let flipped = g.generate(&mut clock, 0, 0).unwrap();
+    assert!(flipped.tick_tock());
+    assert_eq!(flipped.units(), floor + 1);
+    assert_eq!(clock.pauses, 0);
+}
+
+#[test]
+fn two_hours_back_twice_flips_once_then_stops_with_55000() {
+    let mut clock = ScriptedClock::new(T0 - 5 * HOUR, UNIT);
+    let a = SlotAssignment {
+        process: 0,
+        range: SequenceRange { first: 0, last: 0 },
+    };
+    let mut g = SnoGenerator::starting_now(a, &mut clock).unwrap();
+    clock.now = T0;
+    let first = g.generate(&mut clock, 0, 0).unwrap();
+    // The first step back flips the tick-tock bit: no lead.
+    clock.now = T0 - 2 * HOUR;
+    let flipped = g.generate(&mut clock, 0, 0).unwrap();
+    assert!(flipped.tick_tock() && flipped.units() == first.units() - 1_800_000);
+    assert_eq!(g.state().lead, 0);
+    // The second is into the window the first phase used: logical time,
+    // whose next unit (the one in use is used up) starts 2 h 4 ms ahead.
+    clock.now = T0 - 4 * HOUR;
+    let state = g.state();
+    let err = g.generate(&mut clock, 0, 0).unwrap_err();
+    assert_eq!(
+        err,
+        flake_core::Error::ClockBehind {
+            type_name: "sno",
+            lead_nanos: 2 * HOUR + UNIT,
+            max_lead_nanos: DEFAULT_MAX_LEAD
+        }
+    );
+    assert_eq!(err.kind().sqlstate(), "55000");
+    assert_eq!(
+        err.to_string(),
+        "sno generation stopped: the clock is 7200.004 s behind the last sno IDs issued"
+    );
+    assert_eq!(
+        err.detail().as_deref(),
+        Some("IDs may run at most 60 s ahead of the clock.")
+    );
+    assert_eq!(g.state(), state, "an error changes nothing");
+    assert_eq!(clock.pauses, 0, "an error, not a wait");
 }
 
 #[test]
 fn generated_ids_are_unique() {
     let mut clock = ScriptedClock::new(T0, 37_000);
-    let mut g = SnoGenerator::new(whole(), &mut clock).unwrap();
+    let mut g = SnoGenerator::starting_now(whole(), &mut clock).unwrap();
     let mut seen = std::collections::HashSet::new();
     for i in 0..50_000 {
         if i % 1000 == 0 {
@@ -246,8 +344,12 @@ fn generated_ids_are_unique() {
 #[test]
 fn time_outside_the_range_is_an_error() {
     let mut clock = ScriptedClock::new(0, 1);
-    let err = SnoGenerator::new(whole(), &mut clock).unwrap_err();
+    let err = SnoGenerator::starting_now(whole(), &mut clock).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::DatetimeOverflow);
+    let mut g = SnoGenerator::new(whole(), unit(T0));
+    let err = g.generate(&mut clock, 0, 0).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::DatetimeOverflow);
+    assert_eq!(g.state().issued, 0);
 }
 
 #[cfg(feature = "serde")]

@@ -179,6 +179,8 @@ proptest! {
 }
 
 // --- generator, with a scripted clock -------------------------------------
+// (docs/formats/snowflake.md; the rules every generator shares are tested
+// for all of them in marks.rs)
 
 const T0: i64 = 1_700_000_000_000_000_000; // 2023-11-14, on a millisecond
 const UNIT: i64 = 1_000_000;
@@ -213,10 +215,16 @@ fn slot_rule_uses_the_process_field_then_splits_the_sequence() {
     );
 }
 
+/// The millisecond of `unix_nanos`: snowflake's unit.
+fn unit(unix_nanos: i64) -> u64 {
+    (unix_nanos / UNIT) as u64
+}
+
 #[test]
 fn first_unit_is_skipped() {
     let mut clock = ScriptedClock::new(T0 + 1000, UNIT / 4);
-    let mut g = SnowflakeGenerator::new(slot(3), &mut clock).unwrap();
+    let mut g = SnowflakeGenerator::starting_now(slot(3), &mut clock).unwrap();
+    assert_eq!(g.state().floor, unit(T0));
     let first = g.generate(&mut clock, 9, EPOCH).unwrap();
     assert!(clock.pauses >= 1, "must wait for the next unit");
     let p = parts(first, EPOCH).unwrap();
@@ -226,9 +234,8 @@ fn first_unit_is_skipped() {
 
 #[test]
 fn sequence_counts_within_a_unit_and_restarts_on_a_new_one() {
-    let mut clock = ScriptedClock::new(T0 - UNIT, 1);
-    let mut g = SnowflakeGenerator::new(slot(70), &mut clock).unwrap();
-    clock.now = T0;
+    let mut g = SnowflakeGenerator::new(slot(70), unit(T0 - UNIT));
+    let mut clock = ScriptedClock::new(T0, 1);
     let ids: Vec<i64> = (0..5)
         .map(|_| g.generate(&mut clock, 1, EPOCH).unwrap())
         .collect();
@@ -257,9 +264,8 @@ fn overflow_waits_for_the_next_unit() {
             last: 12,
         },
     };
-    let mut clock = ScriptedClock::new(T0 - UNIT, UNIT / 8);
-    let mut g = SnowflakeGenerator::new(a, &mut clock).unwrap();
-    clock.now = T0;
+    let mut g = SnowflakeGenerator::new(a, unit(T0 - UNIT));
+    let mut clock = ScriptedClock::new(T0, UNIT / 8);
     let ids: Vec<i64> = (0..3)
         .map(|_| g.generate(&mut clock, 0, EPOCH).unwrap())
         .collect();
@@ -275,29 +281,50 @@ fn overflow_waits_for_the_next_unit() {
 }
 
 #[test]
-fn a_regression_holds_the_last_unit() {
+fn a_regression_goes_on_in_logical_time() {
     let a = SlotAssignment {
         process: 0,
         range: SequenceRange { first: 0, last: 1 },
     };
-    let mut clock = ScriptedClock::new(T0 - UNIT, UNIT);
-    let mut g = SnowflakeGenerator::new(a, &mut clock).unwrap();
-    clock.now = T0 + 10 * UNIT;
+    let mut g = SnowflakeGenerator::new(a, unit(T0 - UNIT));
+    let mut clock = ScriptedClock::new(T0 + 10 * UNIT, UNIT / 4);
     let before = g.generate(&mut clock, 0, EPOCH).unwrap();
+    // The clock goes back 5 ms: the rest of millisecond 10, then 11 and 12
+    // of logical time, without waiting for the clock.
     clock.now = T0 + 5 * UNIT;
     let held = g.generate(&mut clock, 0, EPOCH).unwrap();
-    assert_eq!(clock.pauses, 0);
     assert_eq!(held, before + 1);
-    let after = g.generate(&mut clock, 0, EPOCH).unwrap();
-    assert_eq!(clock.pauses, 6, "from unit 5 to unit 11");
-    assert_eq!(timestamp(after, EPOCH).unwrap(), (T0 + 11 * UNIT) / 1000);
+    let after: Vec<i64> = (0..4)
+        .map(|_| g.generate(&mut clock, 0, EPOCH).unwrap())
+        .collect();
+    assert_eq!(clock.pauses, 0, "no wait for the clock to come back");
+    let coordinates: Vec<(i64, u32)> = after
+        .iter()
+        .map(|&id| {
+            let p = parts(id, EPOCH).unwrap();
+            ((p.time * 1000 - T0) / UNIT, p.sequence)
+        })
+        .collect();
+    assert_eq!(coordinates, [(11, 0), (11, 1), (12, 0), (12, 1)]);
+    assert!(after[0] > held && after.windows(2).all(|w| w[0] < w[1]));
+    assert_eq!(
+        g.state().lead,
+        7 * UNIT,
+        "millisecond 12 starts 7 ms after the clock"
+    );
+    // The clock back in the last unit used, which is used up: a wait of
+    // less than one unit, then IDs at the clock again.
+    clock.now = T0 + 12 * UNIT;
+    let next = g.generate(&mut clock, 0, EPOCH).unwrap();
+    assert_eq!(clock.pauses, 4);
+    assert_eq!(timestamp(next, EPOCH).unwrap(), (T0 + 13 * UNIT) / 1000);
+    assert_eq!(g.state().lead, 0);
 }
 
 #[test]
 fn bad_worker_or_epoch_fails_before_spending_a_sequence() {
-    let mut clock = ScriptedClock::new(T0 - UNIT, 1);
-    let mut g = SnowflakeGenerator::new(slot(0), &mut clock).unwrap();
-    clock.now = T0;
+    let mut g = SnowflakeGenerator::new(slot(0), unit(T0 - UNIT));
+    let mut clock = ScriptedClock::new(T0, 1);
     assert_eq!(
         g.generate(&mut clock, 32, EPOCH).unwrap_err().kind(),
         ErrorKind::NumericOutOfRange
@@ -314,7 +341,7 @@ fn bad_worker_or_epoch_fails_before_spending_a_sequence() {
 #[test]
 fn generated_ids_are_unique_and_increasing() {
     let mut clock = ScriptedClock::new(T0, 37_000);
-    let mut g = SnowflakeGenerator::new(slot(5), &mut clock).unwrap();
+    let mut g = SnowflakeGenerator::starting_now(slot(5), &mut clock).unwrap();
     let mut last = 0;
     for i in 0..50_000 {
         if i % 1000 == 0 {
@@ -330,6 +357,10 @@ fn generated_ids_are_unique_and_increasing() {
 #[test]
 fn time_before_1970_is_an_error() {
     let mut clock = ScriptedClock::new(-UNIT, 1);
-    let err = SnowflakeGenerator::new(slot(0), &mut clock).unwrap_err();
+    let err = SnowflakeGenerator::starting_now(slot(0), &mut clock).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::DatetimeOverflow);
+    let mut g = SnowflakeGenerator::new(slot(0), unit(T0));
+    let err = g.generate(&mut clock, 0, EPOCH).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::DatetimeOverflow);
+    assert_eq!(g.state().issued, 0);
 }

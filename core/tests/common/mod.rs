@@ -1,74 +1,15 @@
-//! Reading the vectors in `tests/vectors/` (copied unchanged from the spec).
-#![allow(dead_code)]
+//! Reading the vectors in `tests/vectors/` (copied unchanged from the originals, see tests/vectors/README.md):
+//! the shared readers of `flake-test-support`, and what needs the core; and
+//! one face for every coordination-based generator ([`generators`]).
+#![allow(dead_code, unused_imports)]
 
+pub mod generators;
 pub mod reference_generator;
+
+pub use flake_test_support::{base64, hex, int, name, of_kind, to_hex, vectors, STD64};
 
 use serde_json::Value;
 
-pub fn vectors(file: &str) -> Vec<Value> {
-    let path = format!("{}/../tests/vectors/{file}", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    text.lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{path}: {e}: {l}")))
-        .collect()
-}
-
-pub fn of_kind<'a>(all: &'a [Value], kinds: &[&str]) -> Vec<&'a Value> {
-    all.iter()
-        .filter(|v| kinds.contains(&v["kind"].as_str().unwrap()))
-        .collect()
-}
-
-/// An integer written either as a JSON number or as a decimal string.
-pub fn int(v: &Value) -> i128 {
-    match v {
-        Value::Number(n) => n
-            .as_i64()
-            .map(i128::from)
-            .or_else(|| n.as_u64().map(i128::from))
-            .unwrap(),
-        Value::String(s) => s.parse().unwrap_or_else(|e| panic!("{s}: {e}")),
-        other => panic!("not an integer: {other}"),
-    }
-}
-
-pub fn hex(s: &str) -> Vec<u8> {
-    (0..s.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
-        .collect()
-}
-
-/// The alphabet of standard base64 (RFC 4648 §4).
-pub const STD64: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-/// Standard base64 with padding: how test inputs in that form are written.
-pub fn base64(bytes: &[u8]) -> String {
-    let mut out = String::new();
-    for chunk in bytes.chunks(3) {
-        let mut group = [0u8; 3];
-        group[..chunk.len()].copy_from_slice(chunk);
-        let n = u32::from_be_bytes([0, group[0], group[1], group[2]]);
-        for i in 0..4 {
-            out.push(if i <= chunk.len() {
-                STD64[(n >> (18 - 6 * i) & 63) as usize] as char
-            } else {
-                '='
-            });
-        }
-    }
-    out
-}
-
-pub fn to_hex(b: &[u8]) -> String {
-    b.iter().map(|x| format!("{x:02x}")).collect()
-}
-
 pub fn time_nanos(v: &Value) -> i128 {
     flake_core::time::parse_rfc3339_nanos(v.as_str().unwrap()).unwrap()
-}
-
-pub fn name(v: &Value) -> &str {
-    v["name"].as_str().unwrap()
 }

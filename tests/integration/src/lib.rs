@@ -4,6 +4,9 @@
 use postgres::{Client, NoTls};
 use serde_json::Value;
 
+/// The vectors and their encodings, read as flake-core's tests read them.
+pub use flake_test_support::{as_i64, hex, vectors};
+
 pub fn dsn() -> String {
     std::env::var("PG_FLAKE_TEST_DSN").unwrap_or_else(|_| {
         panic!("PG_FLAKE_TEST_DSN is not set: run these tests through `make test`")
@@ -16,23 +19,6 @@ pub fn connect() -> Client {
         .batch_execute("CREATE EXTENSION IF NOT EXISTS pg_flake; SET timezone = 'UTC'")
         .expect("pg_flake is installed");
     client
-}
-
-pub fn vectors(file: &str) -> Vec<Value> {
-    let path = format!("{}/../vectors/{file}", env!("CARGO_MANIFEST_DIR"));
-    std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("{path}: {e}"))
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| serde_json::from_str(l).expect("valid JSON"))
-        .collect()
-}
-
-pub fn hex(s: &str) -> Vec<u8> {
-    (0..s.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).expect("hex"))
-        .collect()
 }
 
 /// The SQLSTATE of a failed statement.
@@ -52,14 +38,6 @@ pub fn accepts(expected: &Value, actual: &str) -> bool {
         Value::String(s) => s == actual,
         Value::Array(a) => a.iter().any(|v| v.as_str() == Some(actual)),
         _ => false,
-    }
-}
-
-/// An integer given as a JSON number or, above 2^53, as a decimal string.
-pub fn as_i64(v: &Value) -> i64 {
-    match v {
-        Value::String(s) => s.parse().unwrap(),
-        other => other.as_i64().unwrap(),
     }
 }
 
@@ -88,7 +66,7 @@ pub struct Counter {
     pub process: Option<&'static str>,
 }
 
-/// The mode pg_flake runs in on the test server (`sql-api.md` §4–§5):
+/// The mode pg_flake runs in on the test server (README "Guarantees", "Shared mode"):
 /// `PG_FLAKE_TEST_MODE` (`shared` or `backend`, set by `scripts/test-sql.sh`),
 /// else whether the server preloads pg_flake. The concurrency tests also
 /// check that `pg_flake_generator_state()` reports this mode.

@@ -32,8 +32,10 @@ const KEY: &str = "k7fBDJcQam02hsByaOWPeP2CqeDeGXvrPUkEAQBtAFc=";
 
 /// The settings only a superuser may set (README, Settings). A change here
 /// is a change of the security model: update the README with it.
-const SUPERUSER_ONLY: [&str; 5] = [
+const SUPERUSER_ONLY: [&str; 7] = [
     "pg_flake.kuid_node",
+    "pg_flake.max_clock_lag",
+    "pg_flake.node",
     "pg_flake.public_id_key",
     "pg_flake.siq_node",
     "pg_flake.sno_node",

@@ -19,15 +19,19 @@ SELECT '\x006553f10080000186ce19470000'::bytea::siq AS bytes14,
 SELECT siq_timestamp(s), siq_kind(s), siq_serial(s), siq_shard(s), siq_domain_hash(s)
 FROM (SELECT 'crxckuyagku7racaaacmgzymuoabo'::siq s) x;
 SELECT * FROM siq_parts('crxckuyagku7racaaacmgzymuoabo');
-SELECT siq_domain_hash('example.com'), siq_domain_hash(''), siq_domain_hash('0');
+SELECT siq_domain_name_hash('example.com'), siq_domain_name_hash(''), siq_domain_name_hash('0');
 
--- Every kind, with its suffix and serial width, through siq_from_parts.
+-- An untyped literal means the ID (0.2.0; 0.1.0 read it as a domain name),
+-- and siq_from_parts takes an untyped time (README "Versions").
+SELECT siq_domain_hash('crxckuyagku7racaaacmgzymuoabo') AS id_field;
+SELECT siq_from_parts('2023-11-14 22:13:20.5+00', 9, 2261653831, 'message', 2) AS from_time;
+-- Every kind, with its suffix and serial width, through siq_from_tick_parts.
 SELECT k, siq_kind(s), siq_serial(s), siq_to_hex(s)
 FROM unnest(ARRAY['user', 'application', 'event', 'premium', 'group', 'collection', 'invite',
                   'tag', 'channel', 'thread', 'message', 'ternary', 'manytomany', 'multi',
                   'content']) k,
-     siq_from_parts(111411200032768, 1, 2261653831, k, 5) s;
-SELECT siq_kind(siq_from_parts(0, 0, 0, 'USER', 0)) AS case_insensitive;
+     siq_from_tick_parts(111411200032768, 1, 2261653831, k, 5) s;
+SELECT siq_kind(siq_from_tick_parts(0, 0, 0, 'USER', 0)) AS case_insensitive;
 SELECT siq_kind(siq_from_hex('1c')) AS unassigned_suffix, (siq_parts(siq_from_hex('1c'))).low16;
 
 -- Construction from time rounds down to the 1/65536 s tick.
@@ -84,16 +88,16 @@ SELECT 'mpzijbyagku7racaaaamgzymuoaa'::siq;
 SELECT 'did:sno:mpzijbyagku7racaaaamgzymuoaaa'::siq;
 SELECT 'mpzijbyagku7racaaaamgzymuoaa1'::siq;
 SELECT siq_generate('robot');
-SELECT siq_from_parts(0, 0, 0, 'droid', 0);
-SELECT siq_domain_hash('bücher.example');
+SELECT siq_from_tick_parts(0, 0, 0, 'droid', 0);
+SELECT siq_domain_name_hash('bücher.example');
 SET pg_flake.siq_domain = 'bücher.example';
-SELECT siq_from_parts(72057594037927936, 0, 0, 'user', 0);
-SELECT siq_from_parts(-1, 0, 0, 'user', 0);
-SELECT siq_from_parts(0, 256, 0, 'user', 0);
-SELECT siq_from_parts(0, 0, 4294967296, 'user', 0);
-SELECT siq_from_parts(0, 0, 0, 'user', 2048);
-SELECT siq_from_parts(0, 0, 0, 'message', 4096);
-SELECT siq_from_parts(0, 0, 0, 'content', -1);
+SELECT siq_from_tick_parts(72057594037927936, 0, 0, 'user', 0);
+SELECT siq_from_tick_parts(-1, 0, 0, 'user', 0);
+SELECT siq_from_tick_parts(0, 256, 0, 'user', 0);
+SELECT siq_from_tick_parts(0, 0, 4294967296, 'user', 0);
+SELECT siq_from_tick_parts(0, 0, 0, 'user', 2048);
+SELECT siq_from_tick_parts(0, 0, 0, 'message', 4096);
+SELECT siq_from_tick_parts(0, 0, 0, 'content', -1);
 SELECT siq_from_time('1969-12-31 23:59:59.999999+00');
 SELECT siq_from_time('-infinity');
 SELECT siq_from_hex('');
@@ -115,15 +119,15 @@ SELECT statement, pg_temp.sqlstate_of(statement) FROM (VALUES
     ($$SELECT 'did:sno:mpzijbyagku7racaaaamgzymuoaaa'::siq$$),
     ($$SELECT 'mpzijbyagku7racaaaamgzymuoaa1'::siq$$),
     ($$SELECT siq_generate('robot')$$),
-    ($$SELECT siq_from_parts(0, 0, 0, 'droid', 0)$$),
-    ($$SELECT siq_domain_hash('bücher.example')$$),
-    ($$SELECT siq_from_parts(72057594037927936, 0, 0, 'user', 0)$$),
-    ($$SELECT siq_from_parts(-1, 0, 0, 'user', 0)$$),
-    ($$SELECT siq_from_parts(0, 256, 0, 'user', 0)$$),
-    ($$SELECT siq_from_parts(0, 0, 4294967296, 'user', 0)$$),
-    ($$SELECT siq_from_parts(0, 0, 0, 'user', 2048)$$),
-    ($$SELECT siq_from_parts(0, 0, 0, 'message', 4096)$$),
-    ($$SELECT siq_from_parts(0, 0, 0, 'content', -1)$$),
+    ($$SELECT siq_from_tick_parts(0, 0, 0, 'droid', 0)$$),
+    ($$SELECT siq_domain_name_hash('bücher.example')$$),
+    ($$SELECT siq_from_tick_parts(72057594037927936, 0, 0, 'user', 0)$$),
+    ($$SELECT siq_from_tick_parts(-1, 0, 0, 'user', 0)$$),
+    ($$SELECT siq_from_tick_parts(0, 256, 0, 'user', 0)$$),
+    ($$SELECT siq_from_tick_parts(0, 0, 4294967296, 'user', 0)$$),
+    ($$SELECT siq_from_tick_parts(0, 0, 0, 'user', 2048)$$),
+    ($$SELECT siq_from_tick_parts(0, 0, 0, 'message', 4096)$$),
+    ($$SELECT siq_from_tick_parts(0, 0, 0, 'content', -1)$$),
     ($$SELECT siq_from_time('1969-12-31 23:59:59.999999+00')$$),
     ($$SELECT siq_from_time('-infinity')$$),
     ($$SELECT siq_from_hex('')$$),

@@ -5,7 +5,7 @@ RESET client_min_messages;
 SET timezone = 'UTC';
 SET extra_float_digits = 0;
 
--- Text I/O: canonical in, canonical out; the spec's examples.
+-- Text I/O: canonical in, canonical out; the examples of docs/formats/sno.md.
 SELECT '2222222222222222'::sno, 'xxxxxxxxxxxxxxxx'::sno, 'brpk4q72xwf2m63l'::sno;
 SELECT 'brpk4q72xwf2m63l'::sno::bytea;
 SELECT '\x4e6f2160a0ff9a0a1033'::bytea::sno;
@@ -45,7 +45,7 @@ FROM (SELECT id AS a, lead(id) OVER (ORDER BY n) AS b
       FROM (SELECT n, sno_generate() AS id FROM generate_series(1, 20000) n) s) t
 WHERE b IS NOT NULL;
 SELECT abs(extract(epoch FROM sno_timestamp(sno_generate()) - now())) < 60 AS near_now;
--- The mode is 'shared' when pg_flake is preloaded (sql-api.md §5), else
+-- The mode is 'shared' when pg_flake is preloaded (README "Shared mode"), else
 -- 'backend'; either way this backend's IDs came from the row shown.
 SELECT format, kind, mode = CASE WHEN current_setting('shared_preload_libraries') ~ '\mpg_flake\M'
                       THEN 'shared' ELSE 'backend' END AS mode_ok,

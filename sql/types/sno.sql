@@ -1,0 +1,110 @@
+-- The native type sno: its functions, operators, operator classes,
+-- aggregates and casts (README "What every native type has"). Its C functions
+-- are declared by native_type! in src/sno.rs.
+--
+-- Made from sql/types/native_type.sql.in with the length of flake-core's
+-- flake_core::sno::Sno::LEN; the test in src/native_type/ddl.rs checks that this file is
+-- exactly that (PG_FLAKE_WRITE_TYPES=1 rewrites it).
+
+CREATE TYPE sno;
+
+CREATE FUNCTION sno_in(input cstring) RETURNS sno
+    IMMUTABLE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'sno_in_wrapper';
+CREATE FUNCTION sno_out(id sno) RETURNS cstring
+    IMMUTABLE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'sno_out_wrapper';
+CREATE FUNCTION sno_recv(buf internal) RETURNS sno
+    IMMUTABLE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'sno_recv_wrapper';
+CREATE FUNCTION sno_send(id sno) RETURNS bytea
+    IMMUTABLE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'sno_send_wrapper';
+
+CREATE TYPE sno (
+    INTERNALLENGTH = 10,
+    INPUT = sno_in, OUTPUT = sno_out,
+    RECEIVE = sno_recv, SEND = sno_send,
+    ALIGNMENT = char, STORAGE = plain
+);
+
+CREATE FUNCTION sno_eq(a sno, b sno) RETURNS boolean
+    IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF LANGUAGE c AS 'MODULE_PATHNAME', 'sno_eq_wrapper';
+CREATE FUNCTION sno_ne(a sno, b sno) RETURNS boolean
+    IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF LANGUAGE c AS 'MODULE_PATHNAME', 'sno_ne_wrapper';
+CREATE FUNCTION sno_lt(a sno, b sno) RETURNS boolean
+    IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF LANGUAGE c AS 'MODULE_PATHNAME', 'sno_lt_wrapper';
+CREATE FUNCTION sno_le(a sno, b sno) RETURNS boolean
+    IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF LANGUAGE c AS 'MODULE_PATHNAME', 'sno_le_wrapper';
+CREATE FUNCTION sno_gt(a sno, b sno) RETURNS boolean
+    IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF LANGUAGE c AS 'MODULE_PATHNAME', 'sno_gt_wrapper';
+CREATE FUNCTION sno_ge(a sno, b sno) RETURNS boolean
+    IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF LANGUAGE c AS 'MODULE_PATHNAME', 'sno_ge_wrapper';
+CREATE FUNCTION sno_cmp(a sno, b sno) RETURNS integer
+    IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF LANGUAGE c AS 'MODULE_PATHNAME', 'sno_cmp_wrapper';
+CREATE FUNCTION sno_smaller(a sno, b sno) RETURNS sno
+    IMMUTABLE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'sno_smaller_wrapper';
+CREATE FUNCTION sno_larger(a sno, b sno) RETURNS sno
+    IMMUTABLE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'sno_larger_wrapper';
+CREATE FUNCTION sno_hash(id sno) RETURNS integer
+    IMMUTABLE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'sno_hash_wrapper';
+CREATE FUNCTION sno_hash_extended(id sno, seed bigint) RETURNS bigint
+    IMMUTABLE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'sno_hash_extended_wrapper';
+
+CREATE OPERATOR = (
+    LEFTARG = sno, RIGHTARG = sno, FUNCTION = sno_eq,
+    COMMUTATOR = =, NEGATOR = <>, RESTRICT = eqsel, JOIN = eqjoinsel, HASHES, MERGES
+);
+CREATE OPERATOR <> (
+    LEFTARG = sno, RIGHTARG = sno, FUNCTION = sno_ne,
+    COMMUTATOR = <>, NEGATOR = =, RESTRICT = neqsel, JOIN = neqjoinsel
+);
+CREATE OPERATOR < (
+    LEFTARG = sno, RIGHTARG = sno, FUNCTION = sno_lt,
+    COMMUTATOR = >, NEGATOR = >=, RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+);
+CREATE OPERATOR <= (
+    LEFTARG = sno, RIGHTARG = sno, FUNCTION = sno_le,
+    COMMUTATOR = >=, NEGATOR = >, RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+);
+CREATE OPERATOR > (
+    LEFTARG = sno, RIGHTARG = sno, FUNCTION = sno_gt,
+    COMMUTATOR = <, NEGATOR = <=, RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+);
+CREATE OPERATOR >= (
+    LEFTARG = sno, RIGHTARG = sno, FUNCTION = sno_ge,
+    COMMUTATOR = <=, NEGATOR = <, RESTRICT = scalargesel, JOIN = scalargejoinsel
+);
+
+CREATE FUNCTION sno_sortsupport(ssup internal) RETURNS void
+    IMMUTABLE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'sno_sortsupport_wrapper';
+
+CREATE OPERATOR CLASS sno_ops DEFAULT FOR TYPE sno USING btree AS
+    OPERATOR 1 <, OPERATOR 2 <=, OPERATOR 3 =, OPERATOR 4 >=, OPERATOR 5 >,
+    FUNCTION 1 sno_cmp(sno, sno),
+    FUNCTION 2 sno_sortsupport(internal),
+    FUNCTION 4 btequalimage(oid);
+
+CREATE OPERATOR CLASS sno_hash_ops DEFAULT FOR TYPE sno USING hash AS
+    OPERATOR 1 =,
+    FUNCTION 1 sno_hash(sno),
+    FUNCTION 2 sno_hash_extended(sno, int8);
+
+CREATE OPERATOR CLASS sno_minmax_ops DEFAULT FOR TYPE sno USING brin AS
+    OPERATOR 1 <, OPERATOR 2 <=, OPERATOR 3 =, OPERATOR 4 >=, OPERATOR 5 >,
+    FUNCTION 1 brin_minmax_opcinfo(internal),
+    FUNCTION 2 brin_minmax_add_value(internal, internal, internal, internal),
+    FUNCTION 3 brin_minmax_consistent(internal, internal, internal),
+    FUNCTION 4 brin_minmax_union(internal, internal, internal);
+
+CREATE AGGREGATE min(sno) (
+    SFUNC = sno_smaller, STYPE = sno, COMBINEFUNC = sno_smaller,
+    SORTOP = <, PARALLEL = SAFE
+);
+CREATE AGGREGATE max(sno) (
+    SFUNC = sno_larger, STYPE = sno, COMBINEFUNC = sno_larger,
+    SORTOP = >, PARALLEL = SAFE
+);
+
+CREATE FUNCTION sno_to_bytea(id sno) RETURNS bytea
+    IMMUTABLE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'sno_to_bytea_wrapper';
+CREATE FUNCTION sno_from_bytea(bytes bytea) RETURNS sno
+    IMMUTABLE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'sno_from_bytea_wrapper';
+CREATE CAST (sno AS bytea) WITH FUNCTION sno_to_bytea(sno);
+CREATE CAST (bytea AS sno) WITH FUNCTION sno_from_bytea(bytea);

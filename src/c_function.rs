@@ -1,0 +1,97 @@
+//! Functions whose SQL pg_flake writes by hand (README "Layout and tests"):
+//! a version-1 C function and its `CREATE FUNCTION`, declared side by side by
+//! one macro, [`c_function!`]. Everything else is a `#[pg_extern]`, whose SQL
+//! pgrx writes; the native types' own functions are declared in their type
+//! files (`sql/types/*.sql`) by `native_type!`.
+//!
+//! Hand-written functions are the ones whose per-call cost matters (the
+//! generators: pgrx's argument and result handling costs more than a step of
+//! the generator) and the ones pgrx cannot declare (`_parts`, which return one
+//! row through OUT parameters).
+
+use pgrx::pg_sys;
+
+/// Argument `i` of a version-1 call.
+///
+/// # Safety
+/// `fcinfo` must be a call with more than `i` arguments.
+#[inline(always)]
+pub unsafe fn arg(fcinfo: pg_sys::FunctionCallInfo, i: usize) -> pg_sys::Datum {
+    unsafe { (*(*fcinfo).args.as_ptr().add(i)).value }
+}
+
+/// Argument `i` of a strict version-1 call as a Rust value.
+///
+/// # Safety
+/// `fcinfo` must be a call of a STRICT function with more than `i`
+/// arguments, argument `i` of the SQL type of `T`.
+#[inline]
+pub unsafe fn arg_value<T: pgrx::FromDatum>(fcinfo: pg_sys::FunctionCallInfo, i: usize) -> T {
+    // SAFETY: strict, so the argument is not NULL; its type is T's.
+    unsafe { T::from_polymorphic_datum(arg(fcinfo, i), false, pg_sys::InvalidOid) }
+        .unwrap_or_else(|| pgrx::error!("pg_flake: argument {i} is NULL in a STRICT function"))
+}
+
+/// Declares a version-1 C function, its `pg_finfo_` record and its
+/// hand-written SQL; the body runs under `#[pg_guard]`, so it may raise
+/// ERRORs. The symbol is the SQL name with `_wrapper` appended (the names
+/// pgrx gave the same functions in 0.1.0, which databases created then still
+/// refer to).
+///
+/// ```ignore
+/// c_function! {
+///     /// `sno_generate(meta int DEFAULT 0) → sno`
+///     "sno_generate" requires ["sno_type"] => r#"
+/// CREATE FUNCTION sno_generate(meta int DEFAULT 0) RETURNS sno
+///     VOLATILE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'sno_generate_wrapper';
+/// "#,
+///     |fcinfo| { … }
+/// }
+/// ```
+macro_rules! c_function {
+    (
+        $(#[$attr:meta])*
+        $name:literal $(requires [$($requires:tt)*])? => $sql:literal,
+        |$fcinfo:ident| $body:block
+    ) => {
+        ::paste::paste! {
+            $(#[$attr])*
+            #[::pgrx::pg_guard]
+            #[no_mangle]
+            pub unsafe extern "C-unwind" fn [<$name _wrapper>](
+                fcinfo: ::pgrx::pg_sys::FunctionCallInfo,
+            ) -> ::pgrx::pg_sys::Datum {
+                // A closure, so that the caller's name for the argument is
+                // visible in the caller's body.
+                let body = |$fcinfo: ::pgrx::pg_sys::FunctionCallInfo| -> ::pgrx::pg_sys::Datum {
+                    $body
+                };
+                body(fcinfo)
+            }
+
+            $crate::c_function::finfo!([<$name _wrapper>]);
+        }
+
+        ::pgrx::extension_sql!($sql, name = $name $(, requires = [$($requires)*])?);
+    };
+}
+pub(crate) use c_function;
+
+/// The `pg_finfo_<symbol>` record that marks `<symbol>` as a version-1
+/// function (PostgreSQL's `PG_FUNCTION_INFO_V1`).
+macro_rules! finfo {
+    ($($symbol:ident)*) => {
+        ::paste::paste! {
+            $(
+                #[no_mangle]
+                #[doc(hidden)]
+                pub extern "C" fn [<pg_finfo_ $symbol>]() -> &'static ::pgrx::pg_sys::Pg_finfo_record {
+                    const V1: ::pgrx::pg_sys::Pg_finfo_record =
+                        ::pgrx::pg_sys::Pg_finfo_record { api_version: 1 };
+                    &V1
+                }
+            )*
+        }
+    };
+}
+pub(crate) use finfo;

@@ -1,0 +1,662 @@
+//! The coordination-based generators as a server runs them (README
+//! "Guarantees", "Shared mode"):
+//! - per backend, each backend owns one generator per format for its slot;
+//! - in shared mode, one generator per format for the whole server, in
+//!   shared memory behind a spinlock: when pg_flake is preloaded, and from
+//!   PostgreSQL 17 on also without preloading (a named DSM segment).
+//!
+//! Every generator keeps a durable mark ([`crate::marks`], and in the WAL
+//! when preloaded, [`crate::wal`]): it never uses a unit above the mark
+//! before a higher mark is recorded, and it starts above the mark a previous
+//! run left, whatever the clock says.
+//!
+//! A format declares its generator with [`generator!`](crate::generator!);
+//! the registry (`src/registry.rs`) lists them, and `_PG_init` hands that list
+//! to [`register`]. Nothing here knows the formats.
+
+use crate::clock::BackendClock;
+use crate::errors::OrRaise;
+use crate::ffi::{spin_lock_acquire, spin_lock_init, spin_lock_release};
+use crate::marks::Marks;
+use crate::{settings, wal};
+use flake_core::clock::{Clock, ReadAhead};
+use flake_core::generator::{MarkedGenerator, SequencerRow, SlotGenerator, SHARED_SLOT};
+use flake_core::sequencer::{Limits, Step};
+use pgrx::guc::{GucContext, GucFlags, GucRegistry, GucSetting};
+use pgrx::pg_sys;
+use std::cell::{RefCell, UnsafeCell};
+use std::ffi::CStr;
+use std::sync::atomic::{AtomicPtr, Ordering};
+use std::sync::OnceLock;
+use std::thread::LocalKey;
+
+/// This backend's slot and the number of slots: unique among running
+/// backends (README "Guarantees").
+pub fn slot() -> (u32, u32) {
+    // SAFETY: plain globals that PostgreSQL sets before any SQL runs.
+    unsafe {
+        #[cfg(any(feature = "pg13", feature = "pg14", feature = "pg15", feature = "pg16"))]
+        let slot = pg_sys::MyBackendId - 1;
+        #[cfg(not(any(feature = "pg13", feature = "pg14", feature = "pg15", feature = "pg16")))]
+        let slot = pg_sys::MyProcNumber;
+        (slot.max(0) as u32, pg_sys::MaxBackends.max(1) as u32)
+    }
+}
+
+// --- settings ------------------------------------------------------------------------
+
+/// `pg_flake.max_clock_lag`: how far (ms) IDs may run ahead of the clock.
+static MAX_CLOCK_LAG: GucSetting<i32> = GucSetting::<i32>::new(60_000);
+
+/// Defines the settings of every generator (from `_PG_init`).
+pub fn define_settings() {
+    GucRegistry::define_int_guc(
+        c"pg_flake.max_clock_lag",
+        c"How far the clock may be behind the IDs already issued before generation stops.",
+        c"While the clock is behind, IDs go on in logical time above the last ones, at most this far ahead of the clock; beyond, generation raises an error (README \"Guarantees\").",
+        &MAX_CLOCK_LAG,
+        0,
+        i32::MAX,
+        GucContext::Suset,
+        GucFlags::UNIT_MS,
+    );
+}
+
+fn max_lead_nanos() -> i64 {
+    MAX_CLOCK_LAG.get() as i64 * 1_000_000
+}
+
+// --- modes ---------------------------------------------------------------------------
+
+/// Where a format's generator state lives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    Backend,
+    Shared,
+}
+
+impl Mode {
+    pub const fn name(self) -> &'static str {
+        match self {
+            Mode::Backend => "backend",
+            Mode::Shared => "shared",
+        }
+    }
+}
+
+/// One row of `pg_flake_generator_state()`: one sequencer of a generator,
+/// with the generator's durable mark.
+pub struct StateRow {
+    pub format: &'static str,
+    pub mode: Mode,
+    pub slot: u32,
+    pub nslots: u32,
+    pub mark: u64,
+    /// The start of the mark's unit, in nanoseconds since the Unix epoch.
+    pub mark_nanos: i128,
+    pub sequencer: SequencerRow,
+}
+
+/// What the registry needs of every format's generator, whatever its type.
+pub trait ServerGenerator: Sync {
+    /// The format's name, as `pg_flake_generator_state()` shows it and as
+    /// its marks are recorded.
+    fn format(&self) -> &'static str;
+    /// Bytes of shared memory its server-wide state takes.
+    fn shared_size(&self) -> usize;
+    /// Points the generator at its server-wide state at `at` (aligned for
+    /// it), first initialising the state above the recorded mark when
+    /// `fresh`.
+    ///
+    /// # Safety
+    /// `at` must be `shared_size()` bytes of shared memory reserved for this
+    /// generator, initialised by an earlier call unless `fresh`.
+    unsafe fn attach(&self, at: *mut u8, fresh: bool);
+    /// A mark replayed from the WAL (a standby, or crash recovery).
+    fn learn(&self, mark: u64);
+    /// Leaves the slot cleanly (a backend's exit) or records the exact last
+    /// unit at a clean shutdown (shared mode, in the postmaster).
+    fn release(&self);
+    /// Its rows of `pg_flake_generator_state()`: none until it has been used.
+    fn state_rows(&self) -> Vec<StateRow>;
+}
+
+/// A backend's own generator: its slot and the generator with its mark.
+#[derive(Clone, Copy)]
+pub struct Local<G> {
+    slot: (u32, u32),
+    generator: MarkedGenerator<G>,
+}
+
+/// A generator's server-wide state: the generator with its mark behind a
+/// spinlock, and an LWLock held by the one backend that records a higher
+/// mark (file and WAL I/O, never under the spinlock).
+#[repr(C)]
+struct SharedState<G> {
+    generator: SpinLocked<MarkedGenerator<G>>,
+    extending: pg_sys::LWLock,
+}
+
+/// A coordination-based generator of one format: one per backend in
+/// `local`, or, once attached to shared memory (shared mode), one for the
+/// whole server. Declare it with [`generator!`](crate::generator!).
+///
+/// The spinlock is held for one step of the sequencer, tens of instructions;
+/// an LWLock was measured as well and was no faster (`docs/BENCHMARKS.md`).
+pub struct Generator<G: 'static> {
+    format: &'static str,
+    local: &'static LocalKey<RefCell<Option<Local<G>>>>,
+    shared: AtomicPtr<SharedState<G>>,
+}
+
+/// Declares a format's [`Generator`]: `generator!(pub NAME: Type, "format")`.
+#[macro_export]
+macro_rules! generator {
+    ($vis:vis $name:ident: $generator:ty, $format:literal) => {
+        $vis static $name: $crate::generator::Generator<$generator> = {
+            ::std::thread_local! {
+                static LOCAL: ::std::cell::RefCell<Option<$crate::generator::Local<$generator>>> =
+                    const { ::std::cell::RefCell::new(None) };
+            }
+            $crate::generator::Generator::new($format, &LOCAL)
+        };
+    };
+}
+
+/// What a generator does with a mark: record it durably (the marks file, then
+/// the WAL where there is one) and say what was recorded.
+fn record_mark(format: &'static str, mark: u64) -> u64 {
+    let recorded = Marks::lock(format)
+        .and_then(|marks| marks.extend(mark))
+        .unwrap_or_else(|e| marks_failed(format, e));
+    wal::log_mark(format, recorded);
+    recorded
+}
+
+fn marks_failed(format: &str, error: std::io::Error) -> ! {
+    pgrx::error!("pg_flake: could not record the {format} mark in pg_flake/{format}.marks: {error}")
+}
+
+impl<G: SlotGenerator> Generator<G> {
+    pub const fn new(
+        format: &'static str,
+        local: &'static LocalKey<RefCell<Option<Local<G>>>>,
+    ) -> Self {
+        Generator {
+            format,
+            local,
+            shared: AtomicPtr::new(std::ptr::null_mut()),
+        }
+    }
+
+    /// The server-wide state, once attached (shared mode).
+    fn shared(&self) -> Option<&SharedState<G>> {
+        attach_dynamic_shared_memory();
+        // SAFETY: set by `attach` to shared memory that lives as long as the
+        // process; the generator behind it is reached only under its lock.
+        unsafe { self.shared.load(Ordering::Acquire).as_ref() }
+    }
+
+    /// Runs `step` (one attempt of the generator's non-blocking
+    /// `try_generate`) until it issues an ID, pausing while a unit is used up
+    /// (at most one unit) and recording a higher mark when the generator
+    /// reaches its mark (README "Guarantees").
+    ///
+    /// In shared mode each attempt reads the clock, then holds the spinlock
+    /// for one step of the server's generator: arithmetic only (a second
+    /// clock reading if the first one turns out stale), nothing that can
+    /// wait, raise, panic or allocate on the success path. Pauses, errors
+    /// and the recording of marks come after the lock is released.
+    pub fn generate<T>(
+        &'static self,
+        mut step: impl FnMut(
+            &mut G,
+            &mut ReadAhead<BackendClock>,
+            &Limits,
+        ) -> flake_core::Result<Step<T>>,
+    ) -> T {
+        let mut clock = BackendClock::new();
+        let max_lead = max_lead_nanos();
+        if let Some(shared) = self.shared() {
+            loop {
+                let (attempt, due) = {
+                    let mut clock = ReadAhead::new(&mut clock);
+                    let mut generator = shared.generator.lock();
+                    let attempt = generator.try_generate(&mut clock, max_lead, &mut step);
+                    let due = match attempt {
+                        Ok(Step::Issued(_)) => generator.extension_due(),
+                        _ => None,
+                    };
+                    (attempt, due)
+                };
+                match attempt.or_raise() {
+                    Step::Issued(id) => {
+                        if let Some(unit) = due {
+                            self.extend_shared(shared, unit, false);
+                        }
+                        return id;
+                    }
+                    Step::Wait => clock.pause(),
+                    Step::Extend(unit) => self.extend_shared(shared, unit, true),
+                }
+            }
+        }
+        self.local.with_borrow_mut(|local| {
+            let local = local.get_or_insert_with(|| self.claim_slot());
+            loop {
+                let attempt = local.generator.try_generate(
+                    &mut ReadAhead::new(&mut clock),
+                    max_lead,
+                    &mut step,
+                );
+                match attempt.or_raise() {
+                    Step::Issued(id) => {
+                        if let Some(unit) = local.generator.extension_due() {
+                            let mark = local.generator.lease_for(unit);
+                            local.generator.extend_to(record_mark(self.format, mark));
+                        }
+                        return id;
+                    }
+                    Step::Wait => clock.pause(),
+                    Step::Extend(unit) => {
+                        let mark = local.generator.lease_for(unit);
+                        local.generator.extend_to(record_mark(self.format, mark));
+                    }
+                }
+            }
+        })
+    }
+
+    /// Per-backend mode: this backend's generator for its slot, above what
+    /// the slot's previous holders and the server's previous runs used.
+    fn claim_slot(&self) -> Local<G> {
+        let (slot, nslots) = slot();
+        let claim = Marks::lock(self.format)
+            .and_then(|marks| marks.claim(slot))
+            .unwrap_or_else(|e| marks_failed(self.format, e));
+        let mut generator = MarkedGenerator::above(slot, nslots, claim.floor).or_raise();
+        generator.extend_to(claim.mark);
+        release_slots_at_exit();
+        Local {
+            slot: (slot, nslots),
+            generator,
+        }
+    }
+
+    /// Shared mode: records a mark that covers `unit` and a lease beyond it.
+    /// With `must`, waits for a backend that is recording one already (it
+    /// may cover `unit`); without, leaves it to that backend.
+    fn extend_shared(&self, shared: &SharedState<G>, unit: u64, must: bool) {
+        let lock = shared.extending.as_ptr();
+        // SAFETY: an LWLock initialised with the state; PostgreSQL releases
+        // it if the recording raises an ERROR.
+        unsafe {
+            if must {
+                pg_sys::LWLockAcquire(lock, pg_sys::LWLockMode::LW_EXCLUSIVE);
+            } else if !pg_sys::LWLockConditionalAcquire(lock, pg_sys::LWLockMode::LW_EXCLUSIVE) {
+                return;
+            }
+        }
+        let needed = {
+            let generator = shared.generator.lock();
+            let covered = if must {
+                generator.mark() >= unit
+            } else {
+                generator.extension_due().is_none()
+            };
+            (!covered).then(|| generator.lease_for(unit))
+        };
+        if let Some(mark) = needed {
+            let recorded = record_mark(self.format, mark);
+            shared.generator.lock().extend_to(recorded);
+        }
+        // SAFETY: acquired above.
+        unsafe { pg_sys::LWLockRelease(lock) };
+    }
+
+    /// The generator with its mode, slot and number of slots: in shared mode
+    /// a copy of the server's (taken under the lock), else this backend's,
+    /// if it has been made.
+    fn snapshot(&self) -> Option<(Mode, (u32, u32), MarkedGenerator<G>)> {
+        match self.shared() {
+            Some(shared) => Some((Mode::Shared, SHARED_SLOT, *shared.generator.lock())),
+            None => self
+                .local
+                .with_borrow(|local| local.map(|l| (Mode::Backend, l.slot, l.generator))),
+        }
+    }
+}
+
+impl<G: SlotGenerator> ServerGenerator for Generator<G> {
+    fn format(&self) -> &'static str {
+        self.format
+    }
+
+    fn shared_size(&self) -> usize {
+        std::mem::size_of::<SharedState<G>>()
+    }
+
+    unsafe fn attach(&self, at: *mut u8, fresh: bool) {
+        let state = at.cast::<SharedState<G>>();
+        if fresh {
+            // Above everything the server's previous runs used (README
+            // "Guarantees"); a mark that cannot be read stops the server
+            // rather than risk a duplicate.
+            let floor = Marks::lock(self.format)
+                .and_then(|marks| marks.global())
+                .unwrap_or_else(|e| marks_failed(self.format, e));
+            let generator = MarkedGenerator::above(SHARED_SLOT.0, SHARED_SLOT.1, floor).or_raise();
+            // SAFETY: the caller reserved this memory for this generator.
+            unsafe {
+                SpinLocked::init(&raw mut (*state).generator, generator);
+                pg_sys::LWLockInitialize(&raw mut (*state).extending, tranche_id());
+            }
+        }
+        self.shared.store(state, Ordering::Release);
+    }
+
+    fn learn(&self, mark: u64) {
+        if let Some(shared) = self.shared() {
+            shared.generator.lock().learn(mark);
+        }
+        let learned = Marks::lock(self.format).and_then(|marks| marks.extend(mark));
+        if let Err(e) = learned {
+            marks_failed(self.format, e);
+        }
+    }
+
+    fn release(&self) {
+        // Errors are not raised here: this runs at exit, and a mark left
+        // higher than needed is always safe.
+        if let Some(shared) = self.shared() {
+            let last = shared.generator.lock().generator().last_unit();
+            if let Ok(marks) = Marks::lock(self.format) {
+                let _ = marks.shrink_to(last);
+            }
+        } else if let Some(local) = self.local.with_borrow(|local| *local) {
+            let last = local.generator.generator().last_unit();
+            if let Ok(marks) = Marks::lock(self.format) {
+                let _ = marks.release(local.slot.0, last);
+            }
+        }
+    }
+
+    fn state_rows(&self) -> Vec<StateRow> {
+        let Some((mode, (slot, nslots), generator)) = self.snapshot() else {
+            return Vec::new();
+        };
+        generator
+            .generator()
+            .sequencers()
+            .into_iter()
+            // A shared generator exists from server start: show it once used.
+            .filter(|s| mode == Mode::Backend || s.state.issued > 0)
+            .map(|sequencer| StateRow {
+                format: self.format,
+                mode,
+                slot,
+                nslots,
+                mark: generator.mark(),
+                mark_nanos: G::start_of(generator.mark()),
+                sequencer,
+            })
+            .collect()
+    }
+}
+
+/// A value in shared memory behind one of PostgreSQL's spinlocks, like
+/// pgrx's `PgSpinLock`, but taken and released through the unguarded C shims
+/// of [`crate::ffi`].
+#[repr(C)]
+pub struct SpinLocked<T> {
+    lock: UnsafeCell<pg_sys::slock_t>,
+    data: UnsafeCell<T>,
+}
+
+// SAFETY: the data is reached only under the lock; every `T` kept here is
+// plain data (`Copy`, no pointers), valid at any address in any process.
+unsafe impl<T: Copy> Sync for SpinLocked<T> {}
+
+impl<T: Copy> SpinLocked<T> {
+    /// Initialises the lock and the value at `at`.
+    ///
+    /// # Safety
+    /// `at` must be valid, aligned memory for a `SpinLocked<T>` that no other
+    /// process uses yet.
+    unsafe fn init(at: *mut Self, value: T) {
+        unsafe {
+            at.write(SpinLocked {
+                lock: UnsafeCell::new(Default::default()),
+                data: UnsafeCell::new(value),
+            });
+            spin_lock_init((*at).lock.get());
+        }
+    }
+
+    #[inline]
+    fn lock(&self) -> SpinLockGuard<'_, T> {
+        // SAFETY: the lock was initialised in `init`; it cannot raise.
+        unsafe { spin_lock_acquire(self.lock.get()) };
+        SpinLockGuard { locked: self }
+    }
+}
+
+struct SpinLockGuard<'a, T> {
+    locked: &'a SpinLocked<T>,
+}
+
+impl<T> std::ops::Deref for SpinLockGuard<'_, T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        // SAFETY: the guard holds the lock.
+        unsafe { &*self.locked.data.get() }
+    }
+}
+
+impl<T> std::ops::DerefMut for SpinLockGuard<'_, T> {
+    fn deref_mut(&mut self) -> &mut T {
+        // SAFETY: the guard holds the lock, and `&mut self` makes it unique.
+        unsafe { &mut *self.locked.data.get() }
+    }
+}
+
+impl<T> Drop for SpinLockGuard<'_, T> {
+    #[inline]
+    fn drop(&mut self) {
+        // SAFETY: the guard holds the lock; releasing cannot raise.
+        unsafe { spin_lock_release(self.locked.lock.get()) };
+    }
+}
+
+/// A `pg_sys::LWLock` field's address, for the C API.
+trait AsPtr {
+    fn as_ptr(&self) -> *mut pg_sys::LWLock;
+}
+
+impl AsPtr for pg_sys::LWLock {
+    fn as_ptr(&self) -> *mut pg_sys::LWLock {
+        self as *const pg_sys::LWLock as *mut pg_sys::LWLock
+    }
+}
+
+// --- the registered generators -----------------------------------------------------
+
+/// Every generator, as `_PG_init` registered them.
+static GENERATORS: OnceLock<Vec<&'static dyn ServerGenerator>> = OnceLock::new();
+
+fn generators() -> &'static [&'static dyn ServerGenerator] {
+    GENERATORS.get().map_or(&[][..], Vec::as_slice)
+}
+
+/// The generator of `format`, for a mark replayed from the WAL.
+pub fn by_format(format: &[u8]) -> Option<&'static dyn ServerGenerator> {
+    generators()
+        .iter()
+        .copied()
+        .find(|g| g.format().as_bytes() == format)
+}
+
+/// Registers the server's generators (from `_PG_init`). Preloaded, it
+/// reserves shared memory for them (shared mode) and records their exact
+/// last units at a clean shutdown.
+pub fn register(generators: impl Iterator<Item = &'static dyn ServerGenerator>) {
+    if GENERATORS.set(generators.collect()).is_err() {
+        return;
+    }
+    if settings::preloaded() {
+        // SAFETY: _PG_init runs in the postmaster before shared memory
+        // exists; the previous hooks are kept and called.
+        unsafe {
+            #[cfg(any(feature = "pg13", feature = "pg14"))]
+            request_space();
+            #[cfg(not(any(feature = "pg13", feature = "pg14")))]
+            {
+                PREVIOUS_REQUEST_HOOK = pg_sys::shmem_request_hook;
+                pg_sys::shmem_request_hook = Some(on_shmem_request);
+            }
+            PREVIOUS_STARTUP_HOOK = pg_sys::shmem_startup_hook;
+            pg_sys::shmem_startup_hook = Some(on_shmem_startup);
+        }
+    }
+}
+
+// --- shared memory -------------------------------------------------------------------
+
+/// The name of the one shared-memory area that holds every generator.
+const SHARED_AREA: &CStr = c"pg_flake generators";
+
+/// Where each generator's state starts in the area, and the area's size.
+fn layout() -> (Vec<usize>, usize) {
+    let mut offsets = Vec::with_capacity(generators().len());
+    let mut end = 0usize;
+    for generator in generators() {
+        // MAXALIGN, and 16 for the u128s some states may hold.
+        let start = end.next_multiple_of(16);
+        offsets.push(start);
+        end = start + generator.shared_size();
+    }
+    (offsets, end)
+}
+
+/// Attaches every generator to the area at `area`.
+///
+/// # Safety
+/// `area` must be the area of [`layout`]'s size, initialised unless `fresh`.
+unsafe fn attach_all(area: *mut u8, fresh: bool) {
+    let (offsets, _) = layout();
+    for (generator, offset) in generators().iter().zip(offsets) {
+        unsafe { generator.attach(area.add(offset), fresh) };
+    }
+}
+
+/// The LWLock tranche of the generators' `extending` locks.
+fn tranche_id() -> i32 {
+    // SAFETY: allocates a tranche id in shared memory; called where the
+    // area is initialised, once per server start.
+    unsafe { pg_sys::LWLockNewTrancheId() }
+}
+
+static mut PREVIOUS_STARTUP_HOOK: pg_sys::shmem_startup_hook_type = None;
+#[cfg(not(any(feature = "pg13", feature = "pg14")))]
+static mut PREVIOUS_REQUEST_HOOK: pg_sys::shmem_request_hook_type = None;
+
+unsafe fn request_space() {
+    let (_, size) = layout();
+    // SAFETY: called while the server collects shared-memory requests.
+    unsafe { pg_sys::RequestAddinShmemSpace(size) };
+}
+
+#[cfg(not(any(feature = "pg13", feature = "pg14")))]
+#[pgrx::pg_guard]
+unsafe extern "C-unwind" fn on_shmem_request() {
+    // SAFETY: the hook chain PostgreSQL expects.
+    unsafe {
+        if let Some(previous) = PREVIOUS_REQUEST_HOOK {
+            previous();
+        }
+        request_space();
+    }
+}
+
+/// `AddinShmemInitLock`'s place in `MainLWLockArray` (lwlocknames.h).
+const ADDIN_SHMEM_INIT_LOCK: usize = 21;
+
+#[pgrx::pg_guard]
+unsafe extern "C-unwind" fn on_shmem_startup() {
+    // SAFETY: the hook chain PostgreSQL expects; ShmemInitStruct under
+    // AddinShmemInitLock, as PostgreSQL requires of add-ins.
+    unsafe {
+        if let Some(previous) = PREVIOUS_STARTUP_HOOK {
+            previous();
+        }
+        let (_, size) = layout();
+        let lock = &raw mut (*pg_sys::MainLWLockArray.add(ADDIN_SHMEM_INIT_LOCK)).lock;
+        pg_sys::LWLockAcquire(lock, pg_sys::LWLockMode::LW_EXCLUSIVE);
+        let mut found = false;
+        let area = pg_sys::ShmemInitStruct(SHARED_AREA.as_ptr(), size, &mut found).cast::<u8>();
+        attach_all(area, !found);
+        pg_sys::LWLockRelease(lock);
+        // In the postmaster, once (this hook runs again after a crash
+        // restart): when it exits, every backend is gone and shared memory
+        // holds every unit used, so the exact last units can be recorded
+        // and the next start need not begin a lease ahead of the clock.
+        static REGISTERED: std::sync::atomic::AtomicBool =
+            std::sync::atomic::AtomicBool::new(false);
+        if !pg_sys::IsUnderPostmaster && !REGISTERED.swap(true, Ordering::Relaxed) {
+            pg_sys::on_shmem_exit(Some(release_at_shutdown), pg_sys::Datum::from(0usize));
+        }
+    }
+}
+
+#[pgrx::pg_guard]
+unsafe extern "C-unwind" fn release_at_shutdown(code: i32, _arg: pg_sys::Datum) {
+    if code == 0 {
+        generators().iter().for_each(|g| g.release());
+    }
+}
+
+/// PostgreSQL 17+ without preloading: the generators live in a named DSM
+/// segment, made by the first backend that generates (README "Shared mode").
+#[cfg(not(any(feature = "pg13", feature = "pg14", feature = "pg15", feature = "pg16")))]
+fn attach_dynamic_shared_memory() {
+    use std::sync::atomic::AtomicBool;
+    static ATTACHED: AtomicBool = AtomicBool::new(false);
+    if settings::preloaded() || ATTACHED.swap(true, Ordering::Relaxed) || generators().is_empty() {
+        return;
+    }
+    unsafe extern "C-unwind" fn init(area: *mut std::ffi::c_void) {
+        // SAFETY: a fresh segment of the layout's size.
+        unsafe { attach_all(area.cast(), true) };
+    }
+    let (_, size) = layout();
+    let mut found = false;
+    // SAFETY: a backend may attach to named DSM segments at any time; the
+    // callback initialises a new one under the registry's lock.
+    unsafe {
+        let area = pg_sys::GetNamedDSMSegment(SHARED_AREA.as_ptr(), size, Some(init), &mut found);
+        if found {
+            attach_all(area.cast(), false);
+        }
+    }
+}
+
+#[cfg(any(feature = "pg13", feature = "pg14", feature = "pg15", feature = "pg16"))]
+fn attach_dynamic_shared_memory() {}
+
+// --- per-backend slots -----------------------------------------------------------------
+
+/// Per-backend mode: at the backend's exit, each generator it used leaves
+/// its slot with its exact last unit (registered on first use).
+fn release_slots_at_exit() {
+    use std::sync::atomic::AtomicBool;
+    static REGISTERED: AtomicBool = AtomicBool::new(false);
+    if !REGISTERED.swap(true, Ordering::Relaxed) {
+        // SAFETY: registers a callback PostgreSQL runs at backend exit.
+        unsafe { pg_sys::before_shmem_exit(Some(release_slots), pg_sys::Datum::from(0usize)) };
+    }
+}
+
+#[pgrx::pg_guard]
+unsafe extern "C-unwind" fn release_slots(_code: i32, _arg: pg_sys::Datum) {
+    generators().iter().for_each(|g| g.release());
+}

@@ -1,0 +1,205 @@
+//! Durable marks (README "Guarantees"): for each coordination-based format,
+//! the highest time unit its generators may have used, kept in the data
+//! directory so that a restarted server, whatever its clock says, never uses
+//! such a unit again.
+//!
+//! One file per format, `pg_flake/<format>.marks` under the data directory
+//! (a backend's working directory), all numbers little-endian:
+//!
+//! | offset | field |
+//! |---|---|
+//! | 0 | magic `PGFLAKE1` |
+//! | 8 | the run: the postmaster's pid |
+//! | 16 | the run: the postmaster's start time |
+//! | 24 | the global mark: no unit above it has been used, in any run |
+//! | 32 | the run floor: the global mark when this run began |
+//! | 64 + 16·slot | per-backend mode: the slot's last unit, and the pid of the backend holding the slot (0: it left cleanly) |
+//!
+//! Every access holds `flock` on the file; a global mark is made durable
+//! (`fsync`, unless `fsync = off`) before any unit above the previous one is
+//! used. Nothing here raises an ERROR while the lock is held: errors come
+//! back as `io::Error`, and the lock goes with the file.
+//!
+//! Per-backend mode (README "Guarantees"): a backend's generator starts
+//! above the run floor (so a restarted server continues above everything
+//! its previous run issued) and above what its slot's previous holder used:
+//! the exact unit it left at a clean exit, or the global mark if it did not
+//! leave cleanly (it crashed, and may have used any unit up to the mark).
+//! Shared mode: the server-wide generator starts above the global mark.
+
+use pgrx::pg_sys;
+use std::fs::{File, OpenOptions};
+use std::io;
+use std::os::unix::fs::{FileExt, OpenOptionsExt};
+use std::os::unix::io::AsRawFd;
+
+const DIRECTORY: &str = "pg_flake";
+const MAGIC: &[u8; 8] = b"PGFLAKE1";
+const RUN_PID: u64 = 8;
+const RUN_START: u64 = 16;
+const GLOBAL_MARK: u64 = 24;
+const RUN_FLOOR: u64 = 32;
+const SLOTS: u64 = 64;
+const SLOT_SIZE: u64 = 16;
+
+/// The marks of one format, locked for as long as it lives.
+pub struct Marks {
+    file: File,
+}
+
+/// Where a backend's generator starts, and the mark it may use up to.
+#[derive(Debug, Clone, Copy)]
+pub struct Claim {
+    pub floor: u64,
+    pub mark: u64,
+}
+
+impl Marks {
+    /// Opens (creating it if needed) and locks the marks of `format`.
+    pub fn lock(format: &str) -> io::Result<Marks> {
+        let path = format!("{DIRECTORY}/{format}.marks");
+        let file = match OpenOptions::new().read(true).write(true).open(&path) {
+            Ok(file) => file,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => create(&path)?,
+            Err(e) => return Err(e),
+        };
+        // SAFETY: flock on a descriptor we own; it is released when the
+        // file is closed.
+        if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) } != 0 {
+            return Err(io::Error::last_os_error());
+        }
+        let marks = Marks { file };
+        if marks.read_bytes::<8>(0)? != *MAGIC {
+            marks.file.write_all_at(MAGIC, 0)?;
+            marks.sync()?;
+        }
+        Ok(marks)
+    }
+
+    fn read_bytes<const N: usize>(&self, at: u64) -> io::Result<[u8; N]> {
+        let mut bytes = [0u8; N];
+        let mut read = 0;
+        while read < N {
+            match self.file.read_at(&mut bytes[read..], at + read as u64)? {
+                0 => break, // past the end: zeros
+                n => read += n,
+            }
+        }
+        Ok(bytes)
+    }
+
+    fn read(&self, at: u64) -> io::Result<u64> {
+        self.read_bytes::<8>(at).map(u64::from_le_bytes)
+    }
+
+    fn write(&self, at: u64, value: u64) -> io::Result<()> {
+        self.file.write_all_at(&value.to_le_bytes(), at)
+    }
+
+    /// `fsync` of the file, unless the server runs with `fsync = off`.
+    fn sync(&self) -> io::Result<()> {
+        // SAFETY: a plain global of the server's configuration.
+        if unsafe { pg_sys::enableFsync } {
+            self.file.sync_data()?;
+        }
+        Ok(())
+    }
+
+    /// The global mark.
+    pub fn global(&self) -> io::Result<u64> {
+        self.read(GLOBAL_MARK)
+    }
+
+    /// Records that units up to `mark` may be used, durably. Returns the
+    /// global mark, which another process may have moved further already.
+    pub fn extend(&self, mark: u64) -> io::Result<u64> {
+        let global = self.global()?;
+        if mark <= global {
+            return Ok(global);
+        }
+        self.write(GLOBAL_MARK, mark)?;
+        self.sync()?;
+        Ok(mark)
+    }
+
+    /// Shared mode, at a clean shutdown: every unit above `last` is unused,
+    /// so the next start need not begin above the lease.
+    pub fn shrink_to(&self, last: u64) -> io::Result<()> {
+        if last < self.global()? {
+            self.write(GLOBAL_MARK, last)?;
+            self.sync()?;
+        }
+        Ok(())
+    }
+
+    /// Per-backend mode: a backend takes `slot`. The first backend of a new
+    /// run (a restarted server) records the run and its floor.
+    pub fn claim(&self, slot: u32) -> io::Result<Claim> {
+        let global = self.global()?;
+        let (pid, start) = run();
+        if self.read(RUN_PID)? != pid || self.read(RUN_START)? != start {
+            self.write(RUN_FLOOR, global)?;
+            self.write(RUN_PID, pid)?;
+            self.write(RUN_START, start)?;
+            self.sync()?;
+        }
+        let run_floor = self.read(RUN_FLOOR)?;
+        let at = SLOTS + slot as u64 * SLOT_SIZE;
+        let (last, holder) = (self.read(at)?, self.read(at + 8)? as u32);
+        // A holder that never left cleanly may have used any unit up to the
+        // global mark.
+        let previous = if holder != 0 { global } else { last };
+        self.write(at + 8, backend_pid() as u64)?;
+        Ok(Claim {
+            floor: run_floor.max(previous),
+            mark: global,
+        })
+    }
+
+    /// Per-backend mode: a backend leaves `slot` cleanly, having used units
+    /// up to `last`. No `fsync`: if the write is lost, the slot still shows
+    /// a holder, whose successor starts above the global mark instead.
+    pub fn release(&self, slot: u32, last: u64) -> io::Result<()> {
+        let at = SLOTS + slot as u64 * SLOT_SIZE;
+        self.write(at, last)?;
+        self.write(at + 8, 0)
+    }
+}
+
+/// Creates the marks file (and its directory), durably.
+fn create(path: &str) -> io::Result<File> {
+    match std::fs::create_dir(DIRECTORY) {
+        Ok(()) => sync_directory(".")?,
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+        Err(e) => return Err(e),
+    }
+    let file = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .mode(0o600)
+        .open(path)?;
+    sync_directory(DIRECTORY)?;
+    Ok(file)
+}
+
+fn sync_directory(path: &str) -> io::Result<()> {
+    // SAFETY: as in Marks::sync.
+    if unsafe { pg_sys::enableFsync } {
+        File::open(path)?.sync_all()?;
+    }
+    Ok(())
+}
+
+/// This run of the server: the postmaster's pid and start time.
+fn run() -> (u64, u64) {
+    // SAFETY: plain globals set by the postmaster and inherited by its
+    // children.
+    unsafe { (pg_sys::PostmasterPid as u64, pg_sys::PgStartTime as u64) }
+}
+
+fn backend_pid() -> u32 {
+    // SAFETY: a plain global of the backend.
+    unsafe { pg_sys::MyProcPid as u32 }
+}

@@ -1,0 +1,65 @@
+//! Comparison, `min`/`max` and hashing of a native type: plain version-1 C
+//! functions over the raw bytes, no `#[pg_extern]` (pgrx's argument and
+//! result handling costs more than the comparison itself: about 30 ns
+//! against 2 ns for `uuid_lt`). They cannot fail and touch nothing but
+//! their arguments, so they run without `#[pg_guard]`.
+
+use super::datum::{bytes_at, key_at};
+use crate::c_function::arg;
+use crate::ffi::{hash_bytes, hash_bytes_extended};
+use flake_core::FlakeId;
+use pgrx::pg_sys;
+use std::ffi::c_int;
+
+/// The value of argument `i` as a big-endian integer, for the strict
+/// functions of a type `T`.
+///
+/// # Safety
+/// `fcinfo` must be a call with more than `i` arguments, argument `i` a
+/// non-null `T`.
+#[inline(always)]
+pub unsafe fn key_arg<T: FlakeId>(fcinfo: pg_sys::FunctionCallInfo, i: usize) -> u128 {
+    unsafe { key_at::<T>(arg(fcinfo, i)) }
+}
+
+/// `T_smaller` (`larger = false`) and `T_larger`: one of the arguments, as
+/// PostgreSQL's own `*_smaller`/`*_larger` return.
+///
+/// # Safety
+/// `fcinfo` must be a call of a strict function of two `T`s.
+#[inline(always)]
+pub unsafe fn pick<T: FlakeId>(fcinfo: pg_sys::FunctionCallInfo, larger: bool) -> pg_sys::Datum {
+    unsafe {
+        let (a, b) = (key_arg::<T>(fcinfo, 0), key_arg::<T>(fcinfo, 1));
+        let first = if larger { a >= b } else { a <= b };
+        arg(fcinfo, if first { 0 } else { 1 })
+    }
+}
+
+/// `T_hash`: PostgreSQL's `hash_bytes` over the value's bytes.
+///
+/// # Safety
+/// `fcinfo` must be a call of a strict function whose argument 0 is a `T`.
+pub unsafe fn hash<T: FlakeId>(fcinfo: pg_sys::FunctionCallInfo) -> pg_sys::Datum {
+    // SAFETY: hash_bytes reads exactly T::LEN bytes and cannot fail.
+    unsafe {
+        let h = hash_bytes(bytes_at::<T>(arg(fcinfo, 0)).as_ptr(), T::LEN as c_int);
+        pg_sys::Datum::from(h as i32)
+    }
+}
+
+/// `T_hash_extended`: `hash_bytes_extended` with the given seed.
+///
+/// # Safety
+/// As [`hash`], argument 1 an `int8`.
+pub unsafe fn hash_extended<T: FlakeId>(fcinfo: pg_sys::FunctionCallInfo) -> pg_sys::Datum {
+    // SAFETY: as hash.
+    unsafe {
+        let h = hash_bytes_extended(
+            bytes_at::<T>(arg(fcinfo, 0)).as_ptr(),
+            T::LEN as c_int,
+            arg(fcinfo, 1).value() as u64,
+        );
+        pg_sys::Datum::from(h as i64)
+    }
+}

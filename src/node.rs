@@ -1,0 +1,432 @@
+//! Which node this server is, for every coordination-based format (README
+//! "Several servers"): the value in each format's node field (sno's
+//! partition high byte, SIQ's node byte, Snowflake's worker, kuid96's node)
+//! and where it comes from, first that applies:
+//! 1. the format's own setting (0.1.0's `pg_flake.sno_node`, `siq_node`,
+//!    `snowflake_worker`, `kuid_node`), where it is set;
+//! 2. `pg_flake.node`, where it is set;
+//! 3. inside a Citus cluster, the node's group id, which Citus's
+//!    coordinator assigns once and uniquely (`pg_dist_local_group`: 0 on the
+//!    coordinator, 1, 2, … on the workers), read from the catalog;
+//! 4. 0.
+//!
+//! A server in recovery (a hot standby) would repeat its primary's
+//! identity, so it generates only with a `pg_flake.node` of its own, which
+//! is then its identity for every format. A node number wider than a
+//! format's field is an error that names the setting to use, never a
+//! truncation.
+
+use crate::errors::raise;
+use pgrx::guc::{GucContext, GucFlags, GucRegistry, GucSetting};
+use pgrx::prelude::*;
+use pgrx::{PgLogLevel, PgSqlErrorCode};
+use std::cell::Cell;
+use std::ffi::c_void;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// `pg_flake.node`: -1 is unset.
+static NODE: GucSetting<i32> = GucSetting::<i32>::new(-1);
+
+/// Defines `pg_flake.node` (from `_PG_init`).
+pub fn define_settings() {
+    GucRegistry::define_int_guc(
+        c"pg_flake.node",
+        c"This server's node number, for every format's node field (-1: unset).",
+        c"Give every server that generates IDs its own number. Unset, a node of a Citus cluster takes its group id, any other server 0; a format's own node setting, where set, overrides it.",
+        &NODE,
+        -1,
+        i32::MAX,
+        GucContext::Suset,
+        GucFlags::default(),
+    );
+}
+
+/// `pg_flake.node`, where set.
+fn node_setting() -> Option<u32> {
+    u32::try_from(NODE.get()).ok()
+}
+
+/// A format's own node setting (0.1.0's), with whether it is set: its check
+/// hook records the source of each value, and PostgreSQL hands that back to
+/// the assign hook with the value, also on `RESET` and rollback.
+pub struct FormatSetting {
+    pub name: &'static str,
+    explicit: AtomicBool,
+}
+
+impl FormatSetting {
+    pub const fn new(name: &'static str) -> Self {
+        FormatSetting {
+            name,
+            explicit: AtomicBool::new(false),
+        }
+    }
+
+    /// Whether the setting has a value other than its built-in default.
+    pub fn is_set(&self) -> bool {
+        self.explicit.load(Ordering::Relaxed)
+    }
+
+    /// For the check hook: whether a value from `source` counts as set,
+    /// as the `extra` PostgreSQL keeps with the value (malloc'd, as
+    /// PostgreSQL frees it).
+    ///
+    /// # Safety
+    /// `extra` must be the check hook's `extra` argument.
+    pub unsafe fn check(source: pg_sys::GucSource::Type, extra: *mut *mut c_void) -> bool {
+        // SAFETY: PostgreSQL frees `extra` with free().
+        unsafe {
+            let flag = libc::malloc(1).cast::<bool>();
+            if flag.is_null() {
+                return false;
+            }
+            *flag = source > pg_sys::GucSource::PGC_S_DYNAMIC_DEFAULT;
+            *extra = flag.cast();
+        }
+        true
+    }
+
+    /// For the assign hook.
+    ///
+    /// # Safety
+    /// `extra` must be the assign hook's `extra` argument, made by
+    /// [`check`](Self::check).
+    pub unsafe fn assign(&self, extra: *mut c_void) {
+        let set = !extra.is_null() && unsafe { *extra.cast::<bool>() };
+        self.explicit.store(set, Ordering::Relaxed);
+    }
+}
+
+/// Declares the check and assign hooks of a format's own node setting:
+/// `format_setting_hooks!(SNO_NODE_SET, check_sno_node, assign_sno_node, i32)`.
+#[macro_export]
+macro_rules! format_setting_hooks {
+    ($setting:path, $check:ident, $assign:ident, $value:ty) => {
+        unsafe extern "C-unwind" fn $check(
+            _newval: *mut $value,
+            extra: *mut *mut ::std::ffi::c_void,
+            source: ::pgrx::pg_sys::GucSource::Type,
+        ) -> bool {
+            // SAFETY: PostgreSQL's check-hook arguments.
+            unsafe { $crate::node::FormatSetting::check(source, extra) }
+        }
+
+        unsafe extern "C-unwind" fn $assign(_newval: $value, extra: *mut ::std::ffi::c_void) {
+            // SAFETY: PostgreSQL's assign-hook arguments.
+            unsafe { $setting.assign(extra) }
+        }
+    };
+}
+
+/// A format's own node setting and how to read the node number from it.
+pub type FormatNode = (&'static FormatSetting, fn() -> u32);
+
+/// A format's node field.
+pub struct NodeField {
+    /// The format, as `pg_flake_node()` shows it.
+    pub format: &'static str,
+    /// The field's width in bits: 0 for kuid64, which has none (its IDs
+    /// stay on one server, so it refuses to generate in a Citus cluster).
+    pub bits: u32,
+    /// The format's own setting, and its value where set.
+    pub setting: Option<FormatNode>,
+}
+
+/// Where a node number comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    /// The format's own setting.
+    FormatSetting(&'static str),
+    Node,
+    Citus,
+    Default,
+}
+
+impl Source {
+    pub fn name(self) -> &'static str {
+        match self {
+            Source::FormatSetting(name) => name,
+            Source::Node => "pg_flake.node",
+            Source::Citus => "citus",
+            Source::Default => "default",
+        }
+    }
+}
+
+/// The node number a format uses, and where it comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Identity {
+    pub node: u32,
+    pub source: Source,
+}
+
+/// Why this server cannot generate a format now: message, hint, SQLSTATE.
+#[derive(Debug, Clone)]
+pub struct Refusal {
+    pub code: PgSqlErrorCode,
+    pub message: String,
+    pub hint: String,
+}
+
+impl Refusal {
+    pub fn raise(self) -> ! {
+        pgrx::pg_sys::panic::ErrorReport::new(self.code, self.message, "pg_flake")
+            .set_hint(self.hint)
+            .report(PgLogLevel::ERROR);
+        unreachable!("ERROR does not return")
+    }
+}
+
+impl NodeField {
+    /// The identity this server generates `self.format` with (README
+    /// "Several servers"), or why it must not generate it.
+    pub fn identity(&self) -> Result<Identity, Refusal> {
+        let identity = self.resolve(recovery_in_progress())?;
+        self.check_fit(identity)?;
+        Ok(identity)
+    }
+
+    /// The identity the settings and Citus give this server, whether or not
+    /// it may generate now (for functions that only use the node number,
+    /// such as `kuid96_globalize(bigint)`).
+    pub fn configured(&self) -> Result<Identity, Refusal> {
+        let identity = self.resolve(false)?;
+        self.check_fit(identity)?;
+        Ok(identity)
+    }
+
+    /// Where the node number would come from, fitting the field or not (for
+    /// `pg_flake_node()`, which shows it with the problem).
+    pub fn source(&self) -> Option<Identity> {
+        self.resolve(recovery_in_progress())
+            .ok()
+            .filter(|_| self.bits > 0)
+    }
+
+    /// Whether `identity`'s node fits the field.
+    fn check_fit(&self, identity: Identity) -> Result<(), Refusal> {
+        if self.bits < 32 && identity.node >= 1 << self.bits {
+            let setting = self.setting.map_or("pg_flake.node", |(s, _)| s.name);
+            return Err(Refusal {
+                code: PgSqlErrorCode::ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE,
+                message: format!(
+                    "node {} (from {}) does not fit the {}-bit node field of {} (0 to {})",
+                    identity.node,
+                    identity.source.name(),
+                    self.bits,
+                    self.format,
+                    (1u64 << self.bits) - 1
+                ),
+                hint: format!(
+                    "Set {setting} to a number from 0 to {} that no other server uses.",
+                    (1u64 << self.bits) - 1
+                ),
+            });
+        }
+        Ok(())
+    }
+
+    fn resolve(&self, in_recovery: bool) -> Result<Identity, Refusal> {
+        let citus = citus_node();
+        if let CitusNode::Incomplete = citus {
+            return Err(Refusal {
+                code: PgSqlErrorCode::ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE,
+                message: format!(
+                    "cannot generate {} IDs: Citus's pg_dist_local_group holds no group id",
+                    self.format
+                ),
+                hint:
+                    "After pg_upgrade, run citus_finish_pg_upgrade() first; or set pg_flake.node."
+                        .into(),
+            });
+        }
+        if self.bits == 0 {
+            return match citus {
+                CitusNode::Member(_) => Err(Refusal {
+                    code: PgSqlErrorCode::ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE,
+                    message: format!(
+                        "{} has no node field, so its IDs would repeat across the nodes of this Citus cluster",
+                        self.format
+                    ),
+                    hint: "Use kuid96_generate() (or sno, siq, snowflake), whose IDs carry the node.".into(),
+                }),
+                _ => Ok(Identity {
+                    node: 0,
+                    source: Source::Default,
+                }),
+            };
+        }
+        let identity = if in_recovery {
+            // A standby repeats its primary's settings and Citus group.
+            match node_setting() {
+                Some(node) => Identity {
+                    node,
+                    source: Source::Node,
+                },
+                None => {
+                    return Err(Refusal {
+                        code: PgSqlErrorCode::ERRCODE_READ_ONLY_SQL_TRANSACTION,
+                        message: format!(
+                            "cannot generate {} IDs on a server in recovery",
+                            self.format
+                        ),
+                        hint: "A standby has its primary's node identity, so its IDs could repeat the primary's. \
+                               To generate on it, give it a pg_flake.node of its own."
+                            .into(),
+                    });
+                }
+            }
+        } else if let Some((setting, value)) = self.setting.filter(|(s, _)| s.is_set()) {
+            Identity {
+                node: value(),
+                source: Source::FormatSetting(setting.name),
+            }
+        } else if let Some(node) = node_setting() {
+            Identity {
+                node,
+                source: Source::Node,
+            }
+        } else if let CitusNode::Member(group) = citus {
+            Identity {
+                node: group,
+                source: Source::Citus,
+            }
+        } else {
+            Identity {
+                node: 0,
+                source: Source::Default,
+            }
+        };
+        Ok(identity)
+    }
+
+    /// [`identity`](Self::identity), raising the refusal as an ERROR.
+    pub fn identity_or_raise(&self) -> Identity {
+        self.identity().unwrap_or_else(|refusal| refusal.raise())
+    }
+}
+
+fn recovery_in_progress() -> bool {
+    // SAFETY: reads the server's recovery state (shared memory, then a
+    // backend-local flag once recovery has ended).
+    unsafe { pg_sys::RecoveryInProgress() }
+}
+
+// --- Citus ---------------------------------------------------------------------------
+
+/// What Citus's catalog says of this database's server.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum CitusNode {
+    /// No Citus here, or a server no coordinator has added (group 0 and no
+    /// nodes known): it is a server of its own.
+    Absent,
+    /// A node of a Citus cluster, with its group id.
+    Member(u32),
+    /// Citus's catalog is there but holds no group id (between pg_upgrade
+    /// and citus_finish_pg_upgrade()).
+    Incomplete,
+}
+
+/// A reading of Citus's catalog and the relations it came from.
+#[derive(Debug, Clone, Copy)]
+struct CitusReading {
+    node: CitusNode,
+    relids: [pg_sys::Oid; 2],
+}
+
+thread_local! {
+    /// This backend's reading of Citus's catalog, until an invalidation.
+    static CITUS: Cell<Option<CitusReading>> = const { Cell::new(None) };
+}
+
+/// This server's place in a Citus cluster, read once per backend and again
+/// after Citus changes it: Citus invalidates the relcache entries of
+/// `pg_dist_local_group` and `pg_dist_node` when it changes them (on a
+/// worker, when the coordinator activates it), and `CREATE EXTENSION citus`
+/// changes `pg_class`.
+fn citus_node() -> CitusNode {
+    if let Some(known) = CITUS.get() {
+        return known.node;
+    }
+    register_invalidation();
+    let reading = read_citus_node();
+    CITUS.set(Some(reading));
+    reading.node
+}
+
+/// The relid of a relation in pg_catalog (InvalidOid if there is none).
+fn catalog_relid(name: &std::ffi::CStr) -> pg_sys::Oid {
+    // SAFETY: a catalog lookup by name.
+    unsafe {
+        pg_sys::get_relname_relid(
+            name.as_ptr(),
+            pg_sys::Oid::from(pg_sys::PG_CATALOG_NAMESPACE),
+        )
+    }
+}
+
+fn read_citus_node() -> CitusReading {
+    let relids = [
+        catalog_relid(c"pg_dist_local_group"),
+        catalog_relid(c"pg_dist_node"),
+    ];
+    if relids.contains(&pg_sys::InvalidOid) {
+        return CitusReading {
+            node: CitusNode::Absent,
+            relids,
+        };
+    }
+    CitusReading {
+        node: read_group(),
+        relids,
+    }
+}
+
+/// This node's group id, and whether the coordinator knows other nodes.
+fn read_group() -> CitusNode {
+    let row = Spi::get_two::<i32, bool>(
+        "SELECT (SELECT groupid FROM pg_catalog.pg_dist_local_group LIMIT 1), \
+                EXISTS (SELECT FROM pg_catalog.pg_dist_node)",
+    );
+    match row {
+        Ok((Some(group), Some(has_nodes))) if group > 0 || has_nodes => {
+            CitusNode::Member(group.max(0) as u32)
+        }
+        Ok((Some(_), _)) => CitusNode::Absent,
+        Ok((None, _)) => CitusNode::Incomplete,
+        Err(e) => raise(flake_core::Error::NotReady {
+            message: format!("cannot read Citus's node identity: {e}"),
+            hint: "Set pg_flake.node on every node instead.".into(),
+        }),
+    }
+}
+
+fn register_invalidation() {
+    static REGISTERED: AtomicBool = AtomicBool::new(false);
+    if REGISTERED.swap(true, Ordering::Relaxed) {
+        return;
+    }
+    unsafe extern "C-unwind" fn forget_relation(_arg: pg_sys::Datum, relid: pg_sys::Oid) {
+        let concerned = CITUS
+            .get()
+            .is_some_and(|r| relid == pg_sys::InvalidOid || r.relids.contains(&relid));
+        if concerned {
+            CITUS.set(None);
+        }
+    }
+    unsafe extern "C-unwind" fn forget_class(_arg: pg_sys::Datum, _cacheid: i32, _hash: u32) {
+        CITUS.set(None);
+    }
+    // SAFETY: registers backend-local callbacks that only clear a cache.
+    // Citus invalidates its catalog relations' relcache entries when it
+    // changes them; any change to pg_class (CREATE EXTENSION citus) may
+    // make them appear.
+    unsafe {
+        pg_sys::CacheRegisterRelcacheCallback(Some(forget_relation), pg_sys::Datum::from(0usize));
+        pg_sys::CacheRegisterSyscacheCallback(
+            pg_sys::SysCacheIdentifier::RELNAMENSP as i32,
+            Some(forget_class),
+            pg_sys::Datum::from(0usize),
+        );
+    }
+}

@@ -1,0 +1,30 @@
+//! The registry of formats: the one place that lists them (README "Layout
+//! and tests"). `_PG_init` defines their settings and gives their generators
+//! shared memory, `pg_flake_generator_state()` reports the generators, and
+//! the tests run every generator, all by going through this list. A new
+//! format is one module and one line here.
+
+use crate::format::Format;
+use crate::generator::ServerGenerator;
+use crate::{
+    alphanumeric, distributed_id, distributed_id128, flaxid, kuid, public_id, siq, sno, snowflake,
+};
+
+pub static FORMATS: [&Format; 9] = [
+    &sno::FORMAT,
+    &siq::FORMAT,
+    &distributed_id::FORMAT,
+    &distributed_id128::FORMAT,
+    &alphanumeric::FORMAT,
+    &public_id::FORMAT,
+    &flaxid::FORMAT,
+    &kuid::FORMAT,
+    &snowflake::FORMAT,
+];
+
+/// Every coordination-based generator, in registry order.
+pub fn generators() -> impl Iterator<Item = &'static dyn ServerGenerator> {
+    FORMATS
+        .iter()
+        .flat_map(|format| format.generators.iter().copied())
+}

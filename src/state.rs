@@ -1,0 +1,253 @@
+//! What this server's generators are doing and which node they are, for an
+//! operator, over every format of the registry:
+//! - `pg_flake_generator_state()`: one row per sequencer of the
+//!   coordination-based generators (README "Generator state"). Per backend:
+//!   the generators this backend has used. In shared mode: the server's
+//!   generators (slot 0 of 1) that any backend has used since the server
+//!   started, with server-wide counts.
+//! - `pg_flake_node()`: one row per coordination-based format, the node
+//!   number it generates with and where that comes from (README "Several
+//!   servers").
+
+use crate::registry;
+use crate::time;
+use pgrx::datum::Interval;
+use pgrx::prelude::*;
+
+/// The state of every generator in use, as the rows of
+/// `pg_flake_generator_state()` (without its last three columns in 0.1.0).
+fn state_rows() -> impl Iterator<Item = StateRow> {
+    registry::generators()
+        .flat_map(|generator| generator.state_rows())
+        .map(|r| {
+            let (assignment, state) = (r.sequencer.assignment, r.sequencer.state);
+            StateRow {
+                format: r.format.to_string(),
+                kind: r.sequencer.kind.map(str::to_string),
+                mode: r.mode.name().to_string(),
+                slot: r.slot as i32,
+                nslots: r.nslots as i32,
+                process: assignment.process as i32,
+                range_first: state.range.first as i32,
+                range_last: state.range.last as i32,
+                last_unit: state.unit as i64,
+                last_sequence: state.last_sequence.map(|s| s as i32),
+                tick_tock: state.tick_tock,
+                safe_unit: state.safe_unit as i64,
+                issued: state.issued as i64,
+                mark_unit: r.mark as i64,
+                mark_time: i64::try_from(r.mark_nanos.div_euclid(1000))
+                    .ok()
+                    .and_then(time::timestamp_checked),
+                clock_lead: Interval::from_micros(state.lead / 1000),
+            }
+        })
+}
+
+struct StateRow {
+    format: String,
+    kind: Option<String>,
+    mode: String,
+    slot: i32,
+    nslots: i32,
+    process: i32,
+    range_first: i32,
+    range_last: i32,
+    last_unit: i64,
+    last_sequence: Option<i32>,
+    tick_tock: bool,
+    safe_unit: i64,
+    issued: i64,
+    mark_unit: i64,
+    mark_time: Option<TimestampWithTimeZone>,
+    clock_lead: Interval,
+}
+
+// pgrx reads the column names from the tuple in the signature itself, so
+// the row type cannot be a type alias.
+#[allow(clippy::type_complexity)]
+#[pg_extern(volatile, parallel_safe, name = "pg_flake_generator_state")]
+fn generator_state() -> TableIterator<
+    'static,
+    (
+        name!(format, String),
+        name!(kind, Option<String>),
+        name!(mode, String),
+        name!(slot, i32),
+        name!(nslots, i32),
+        name!(process, i32),
+        name!(range_first, i32),
+        name!(range_last, i32),
+        name!(last_unit, i64),
+        name!(last_sequence, Option<i32>),
+        name!(tick_tock, bool),
+        name!(safe_unit, i64),
+        name!(issued, i64),
+        name!(mark_unit, i64),
+        name!(mark_time, Option<TimestampWithTimeZone>),
+        name!(clock_lead, Interval),
+    ),
+> {
+    TableIterator::new(state_rows().map(|r| {
+        (
+            r.format,
+            r.kind,
+            r.mode,
+            r.slot,
+            r.nslots,
+            r.process,
+            r.range_first,
+            r.range_last,
+            r.last_unit,
+            r.last_sequence,
+            r.tick_tock,
+            r.safe_unit,
+            r.issued,
+            r.mark_unit,
+            r.mark_time,
+            r.clock_lead,
+        )
+    }))
+}
+
+/// 0.1.0's `pg_flake_generator_state()`, whose catalog entry names this
+/// symbol with 13 OUT columns: a database made at 0.1.0 keeps it until
+/// `ALTER EXTENSION pg_flake UPDATE` (README "Versions").
+#[allow(clippy::type_complexity)]
+#[pg_extern(volatile, parallel_safe, sql = false)]
+fn pg_flake_generator_state() -> TableIterator<
+    'static,
+    (
+        name!(format, String),
+        name!(kind, Option<String>),
+        name!(mode, String),
+        name!(slot, i32),
+        name!(nslots, i32),
+        name!(process, i32),
+        name!(range_first, i32),
+        name!(range_last, i32),
+        name!(last_unit, i64),
+        name!(last_sequence, Option<i32>),
+        name!(tick_tock, bool),
+        name!(safe_unit, i64),
+        name!(issued, i64),
+    ),
+> {
+    TableIterator::new(state_rows().map(|r| {
+        (
+            r.format,
+            r.kind,
+            r.mode,
+            r.slot,
+            r.nslots,
+            r.process,
+            r.range_first,
+            r.range_last,
+            r.last_unit,
+            r.last_sequence,
+            r.tick_tock,
+            r.safe_unit,
+            r.issued,
+        )
+    }))
+}
+
+#[pg_extern(stable, parallel_safe)]
+fn pg_flake_node() -> TableIterator<
+    'static,
+    (
+        name!(format, String),
+        name!(node, Option<i64>),
+        name!(source, String),
+        name!(problem, Option<String>),
+    ),
+> {
+    let rows: Vec<_> = registry::FORMATS
+        .iter()
+        .flat_map(|format| format.nodes.iter())
+        .map(|field| match field.identity() {
+            Ok(_) if field.bits == 0 => (field.format.to_string(), None, "none".to_string(), None),
+            Ok(identity) => (
+                field.format.to_string(),
+                Some(identity.node as i64),
+                identity.source.name().to_string(),
+                None,
+            ),
+            Err(refusal) => {
+                let source = field.source();
+                (
+                    field.format.to_string(),
+                    source.map(|i| i.node as i64),
+                    source.map_or("none", |i| i.source.name()).to_string(),
+                    Some(format!("{} ({})", refusal.message, refusal.hint)),
+                )
+            }
+        })
+        .collect();
+    TableIterator::new(rows)
+}
+
+#[cfg(any(test, feature = "pg_test"))]
+#[pg_schema]
+mod tests {
+    use crate::pg_test_support::text_of;
+    use crate::registry;
+    use pgrx::prelude::*;
+
+    // This test server does not preload pg_flake: per-backend generators.
+    #[pg_test]
+    fn generators_run_per_backend_without_preloading() {
+        Spi::run("SELECT sno_generate(), siq_generate('user'), kuid64_generate()").unwrap();
+        let modes =
+            text_of("SELECT string_agg(DISTINCT mode, ',') FROM pg_flake_generator_state()");
+        #[cfg(not(any(feature = "pg17", feature = "pg18")))]
+        assert_eq!(modes.as_deref(), Some("backend"));
+        // From PostgreSQL 17 on, a named DSM segment gives shared mode
+        // without preloading.
+        #[cfg(any(feature = "pg17", feature = "pg18"))]
+        assert_eq!(modes.as_deref(), Some("shared"));
+    }
+
+    /// Every generator of the registry makes distinct IDs, and every
+    /// coordination-based one then has its rows in the state function.
+    #[pg_test]
+    fn every_registered_generator_generates_and_reports() {
+        for format in registry::FORMATS {
+            for generate in format.generate {
+                let distinct = Spi::get_one::<i64>(&format!(
+                    "SELECT count(DISTINCT id) FROM (SELECT {generate} AS id \
+                     FROM generate_series(1, 1000)) s"
+                ));
+                assert_eq!(distinct.unwrap(), Some(1000), "{generate}");
+            }
+        }
+        for generator in registry::generators() {
+            let rows = Spi::get_one::<i64>(&format!(
+                "SELECT count(*) FROM pg_flake_generator_state() WHERE format = '{}'",
+                generator.format()
+            ));
+            assert!(rows.unwrap().unwrap_or(0) > 0, "{}", generator.format());
+        }
+    }
+
+    /// Every node field of the registry has its row, with the default
+    /// identity on a server without settings or Citus.
+    #[pg_test]
+    fn every_node_field_reports_its_identity() {
+        for format in registry::FORMATS {
+            for field in format.nodes {
+                let source = Spi::get_one::<String>(&format!(
+                    "SELECT source FROM pg_flake_node() WHERE format = '{}'",
+                    field.format
+                ));
+                let expected = if field.bits == 0 { "none" } else { "default" };
+                assert_eq!(
+                    source.unwrap().as_deref(),
+                    Some(expected),
+                    "{}",
+                    field.format
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,179 @@
+//! Marks in the WAL (README "Guarantees"): with pg_flake preloaded on
+//! PostgreSQL 15+, every mark a generator records is also a WAL record of
+//! pg_flake's own resource manager, flushed (and, under synchronous
+//! replication, confirmed by the synchronous standbys) before any ID above
+//! the previous mark is issued. A streaming standby replays it into its
+//! shared memory and its own marks file, so a promoted standby continues
+//! above every mark its old primary recorded, whatever its clock says.
+//! Crash recovery replays it too.
+//!
+//! Without preloading there is no resource manager (PostgreSQL registers
+//! them only while loading `shared_preload_libraries`): marks then live in
+//! the data directory only, which a restart and a crash respect but a
+//! standby does not see.
+
+use crate::generator;
+use pgrx::pg_sys;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// pg_flake's resource manager id, in the range PostgreSQL leaves to
+/// extensions (128–255; 128 is for experiments). Another extension that
+/// registers the same id makes the server refuse to start with both
+/// preloaded: PostgreSQL names the clash in its log.
+pub const RESOURCE_MANAGER_ID: u8 = 188;
+
+/// The one kind of record: a generator's mark. Main data: the format's name,
+/// a NUL, and the mark as 8 little-endian bytes.
+const XLOG_PG_FLAKE_MARK: u8 = 0x10;
+
+/// Whether the resource manager is registered in this server.
+static REGISTERED: AtomicBool = AtomicBool::new(false);
+
+/// Registers the resource manager (from `_PG_init`, while preloading).
+#[cfg(not(any(feature = "pg13", feature = "pg14")))]
+pub fn register() {
+    static RESOURCE_MANAGER: std::sync::OnceLock<Manager> = std::sync::OnceLock::new();
+    let manager = RESOURCE_MANAGER.get_or_init(|| {
+        Manager(pg_sys::RmgrData {
+            rm_name: c"pg_flake".as_ptr(),
+            rm_redo: Some(redo),
+            rm_desc: Some(describe),
+            rm_identify: Some(identify),
+            ..Default::default()
+        })
+    });
+    // SAFETY: called while the postmaster loads shared_preload_libraries;
+    // PostgreSQL keeps the pointer, which lives as long as the library.
+    unsafe { pg_sys::RegisterCustomRmgr(RESOURCE_MANAGER_ID, &manager.0 as *const _ as *mut _) };
+    REGISTERED.store(true, Ordering::Relaxed);
+}
+
+#[cfg(any(feature = "pg13", feature = "pg14"))]
+pub fn register() {}
+
+/// `RmgrData` holds C string pointers to statics: safe to share.
+struct Manager(pg_sys::RmgrData);
+unsafe impl Sync for Manager {}
+unsafe impl Send for Manager {}
+
+/// Writes `mark` of `format` to the WAL and waits until it is flushed (and
+/// confirmed by synchronous standbys, where there are any). Nothing to do
+/// without the resource manager, or on a standby (which cannot write WAL; a
+/// standby generating with its own `pg_flake.node` keeps its marks in its
+/// data directory).
+pub fn log_mark(format: &str, mark: u64) {
+    if !REGISTERED.load(Ordering::Relaxed) {
+        return;
+    }
+    log(format, mark);
+}
+
+#[cfg(not(any(feature = "pg13", feature = "pg14")))]
+fn log(format: &str, mark: u64) {
+    // SAFETY: the standard sequence for a record without buffers; the data
+    // lives until XLogInsert has copied it.
+    unsafe {
+        if !pg_sys::XLogInsertAllowed() {
+            return;
+        }
+        let mut data = Vec::with_capacity(format.len() + 9);
+        data.extend_from_slice(format.as_bytes());
+        data.push(0);
+        data.extend_from_slice(&mark.to_le_bytes());
+        pg_sys::XLogBeginInsert();
+        #[cfg(not(any(feature = "pg15", feature = "pg16", feature = "pg17")))]
+        pg_sys::XLogRegisterData(data.as_ptr().cast(), data.len() as u32);
+        #[cfg(any(feature = "pg15", feature = "pg16", feature = "pg17"))]
+        pg_sys::XLogRegisterData(data.as_ptr() as *mut _, data.len() as i32);
+        let lsn = pg_sys::XLogInsert(RESOURCE_MANAGER_ID, XLOG_PG_FLAKE_MARK);
+        pg_sys::XLogFlush(lsn);
+        // SyncRepWaitForLSN expects interrupts held, as at commit: a cancel
+        // ends the wait with a warning, like a commit's.
+        pg_sys::InterruptHoldoffCount += 1;
+        pg_sys::SyncRepWaitForLSN(lsn, false);
+        pg_sys::InterruptHoldoffCount -= 1;
+    }
+}
+
+#[cfg(any(feature = "pg13", feature = "pg14"))]
+fn log(_format: &str, _mark: u64) {}
+
+/// (format, mark) of a record's main data.
+fn parse(data: &[u8]) -> Option<(&[u8], u64)> {
+    let nul = data.iter().position(|&b| b == 0)?;
+    let mark = data.get(nul + 1..nul + 9)?;
+    Some((&data[..nul], u64::from_le_bytes(mark.try_into().ok()?)))
+}
+
+/// The main data of the record being replayed or described.
+///
+/// # Safety
+/// `record` must be a decoded record of pg_flake's resource manager.
+#[cfg(not(any(feature = "pg13", feature = "pg14")))]
+unsafe fn main_data<'a>(record: *mut pg_sys::XLogReaderState) -> &'a [u8] {
+    unsafe {
+        let decoded = (*record).record;
+        std::slice::from_raw_parts(
+            (*decoded).main_data.cast::<u8>(),
+            (*decoded).main_data_len as usize,
+        )
+    }
+}
+
+/// Redo: the generator of the record's format learns the mark (shared
+/// memory and the marks file of this server).
+#[cfg(not(any(feature = "pg13", feature = "pg14")))]
+#[pgrx::pg_guard]
+unsafe extern "C-unwind" fn redo(record: *mut pg_sys::XLogReaderState) {
+    // SAFETY: PostgreSQL replays one of our records.
+    let Some((format, mark)) = parse(unsafe { main_data(record) }) else {
+        pgrx::error!("pg_flake: malformed mark record in the WAL");
+    };
+    // A format this library does not know (a later version wrote it) has
+    // no generator here to protect.
+    if let Some(generator) = generator::by_format(format) {
+        generator.learn(mark);
+    }
+}
+
+#[cfg(not(any(feature = "pg13", feature = "pg14")))]
+#[pgrx::pg_guard]
+unsafe extern "C-unwind" fn describe(
+    buf: pg_sys::StringInfo,
+    record: *mut pg_sys::XLogReaderState,
+) {
+    // SAFETY: as in redo; the description is appended to PostgreSQL's buffer.
+    unsafe {
+        let text = match parse(main_data(record)) {
+            Some((format, mark)) => {
+                format!("format {} mark {mark}", String::from_utf8_lossy(format))
+            }
+            None => "malformed".to_string(),
+        };
+        let text = std::ffi::CString::new(text).unwrap_or_default();
+        pg_sys::appendStringInfoString(buf, text.as_ptr());
+    }
+}
+
+#[cfg(not(any(feature = "pg13", feature = "pg14")))]
+unsafe extern "C-unwind" fn identify(info: u8) -> *const std::ffi::c_char {
+    if info & !(pg_sys::XLR_INFO_MASK as u8) == XLOG_PG_FLAKE_MARK {
+        c"MARK".as_ptr()
+    } else {
+        std::ptr::null()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse;
+
+    #[test]
+    fn a_record_reads_back() {
+        let mut data = b"kuid96\0".to_vec();
+        data.extend_from_slice(&42u64.to_le_bytes());
+        assert_eq!(parse(&data), Some((&b"kuid96"[..], 42)));
+        assert_eq!(parse(b"sno"), None);
+        assert_eq!(parse(b"sno\0\x01"), None);
+    }
+}

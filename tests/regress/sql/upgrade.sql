@@ -1,0 +1,53 @@
+-- A database made at 0.1.0 keeps working with this library, and
+-- ALTER EXTENSION pg_flake UPDATE gives it exactly the catalog of a fresh
+-- install of this version (README "Versions"). The fresh one is this
+-- database's (the catalog test created it); the updated one is made here.
+SET client_min_messages = warning;
+CREATE EXTENSION IF NOT EXISTS pg_flake;
+RESET client_min_messages;
+\getenv abs_srcdir PG_ABS_SRCDIR
+\set include :abs_srcdir '/include/catalog_description.sql'
+\set ECHO none
+\i :include
+\set ECHO all
+SELECT current_database() AS fresh_database,
+       string_agg(section || ': ' || line, E'\n' ORDER BY section, line) AS fresh
+FROM pg_flake_catalog \gset
+CREATE DATABASE regress_flake_upgraded;
+\c regress_flake_upgraded
+SET client_min_messages = warning;
+CREATE EXTENSION pg_flake VERSION '0.1.0';
+RESET client_min_messages;
+-- 0.1.0's catalog on this library: every C function it names exists (else
+-- CREATE EXTENSION fails), and the functions 0.2.0 renames or redefines
+-- still answer as in 0.1.0.
+SELECT siq_domain_hash('example.com') AS domain_hash,
+       siq_from_parts(111411200032768, 9, 2261653831, 'message', 2) AS from_ticks,
+       sno_parts('brpk4q72xwf2m63l') AS parts;
+SELECT count(*) > 0 AS generated FROM (SELECT sno_generate(), kuid64_generate()) g;
+SELECT format FROM pg_flake_generator_state() WHERE format = 'sno' LIMIT 1;
+ALTER EXTENSION pg_flake UPDATE;
+SELECT extversion FROM pg_extension WHERE extname = 'pg_flake';
+\set ECHO none
+\i :include
+\set ECHO all
+SELECT md5(string_agg(section || ': ' || line, E'\n' ORDER BY section, line)) = md5(:'fresh')
+    AS same_catalog
+FROM pg_flake_catalog;
+-- Where they differ (nothing, when the line above is true):
+SELECT 'only fresh' AS side, line FROM (
+    SELECT regexp_split_to_table(:'fresh', E'\n') AS line
+    EXCEPT
+    SELECT regexp_split_to_table(section || ': ' || line, E'\n') FROM pg_flake_catalog) f
+UNION ALL
+SELECT 'only updated', line FROM (
+    SELECT regexp_split_to_table(section || ': ' || line, E'\n') AS line FROM pg_flake_catalog
+    EXCEPT
+    SELECT regexp_split_to_table(:'fresh', E'\n')) u
+ORDER BY 1, 2;
+-- The renamed functions under their new names, the new ones present:
+SELECT siq_domain_name_hash('example.com') AS domain_hash,
+       siq_from_tick_parts(111411200032768, 9, 2261653831, 'message', 2) AS from_ticks;
+SELECT count(*) AS formats FROM pg_flake_node();
+\c :fresh_database
+DROP DATABASE regress_flake_upgraded;
