@@ -250,7 +250,7 @@ node_conf() {
 # kuid64 has no node field: only its last field is used.
 DECODE=(
     "sno|sno_partition(id) >> 8|n.sno_node|sno_partition(id) & 255|sno_meta(id) = 0|sno_from_parts(sno_timestamp(id), sno_meta(id), sno_partition(id) & 255, sno_sequence(id), sno_tick_tock(id))"
-    "siq|siq_domain_hash(id) >> 24|n.siq_node|siq_shard(id)|siq_domain_hash(id) & 16777215 = siq_domain_hash(n.siq_domain) & 16777215 AND siq_kind(id) = 'event'|siq_from_parts((siq_parts(id)).ticks, siq_shard(id), siq_domain_hash(id) & 16777215, siq_kind(id), siq_serial(id))"
+    "siq|siq_domain_hash(id) >> 24|n.siq_node|siq_shard(id)|siq_domain_hash(id) & 16777215 = siq_domain_name_hash(n.siq_domain) & 16777215 AND siq_kind(id) = 'event'|siq_from_tick_parts((siq_parts(id)).ticks, siq_shard(id), siq_domain_hash(id) & 16777215, siq_kind(id), siq_serial(id))"
     "snowflake|(snowflake_parts(id)).worker|n.snowflake_worker|(snowflake_parts(id)).process|true|id & ~(31::bigint << 17)"
     "kuid96|kuid96_node(id, n.kuid_interval)|kuid_node_fingerprint(n.kuid_node)|0|true|kuid96_localize(id, n.kuid_interval)"
     "kuid64|NULL|NULL|0|true|id"

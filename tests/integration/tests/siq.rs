@@ -15,7 +15,7 @@ fn every_siq_vector_through_sql() {
                 let i = &v["input"];
                 let state = if let Some(ticks) = i.get("ticks") {
                     sqlstate(db.query_one(
-                        "SELECT siq_from_parts($1::bigint, $2, $3, $4, $5)",
+                        "SELECT siq_from_tick_parts($1::bigint, $2, $3, $4, $5)",
                         &[
                             &as_i64(ticks),
                             &(as_i64(&i["shard"]) as i32),
@@ -40,7 +40,7 @@ fn every_siq_vector_through_sql() {
             }
             "invalid_domain" => {
                 let state = sqlstate(db.query_one(
-                    "SELECT siq_domain_hash($1::text)",
+                    "SELECT siq_domain_name_hash($1::text)",
                     &[&v["input"].as_str().unwrap()],
                 ));
                 assert!(accepts(&v["sqlstate"], &state), "{name}: got {state}");
@@ -107,7 +107,7 @@ fn every_siq_vector_through_sql() {
                 if let Some(kind) = p["kind"].as_str() {
                     let same: bool = db
                         .query_one(
-                            "SELECT siq_from_parts($1::bigint, $2, $3, $4, $5) = $6::text::siq",
+                            "SELECT siq_from_tick_parts($1::bigint, $2, $3, $4, $5) = $6::text::siq",
                             &[
                                 &as_i64(&p["ticks"]),
                                 &(as_i64(&p["shard"]) as i32),
@@ -119,11 +119,11 @@ fn every_siq_vector_through_sql() {
                         )
                         .unwrap()
                         .get(0);
-                    assert!(same, "{name}: siq_from_parts");
+                    assert!(same, "{name}: siq_from_tick_parts");
                 }
                 if let Some(domain) = v.get("domain").and_then(Value::as_str) {
                     let hash: i64 = db
-                        .query_one("SELECT siq_domain_hash($1::text)", &[&domain])
+                        .query_one("SELECT siq_domain_name_hash($1::text)", &[&domain])
                         .unwrap()
                         .get(0);
                     let expected = v.get("domain_hash_of_domain").unwrap_or(&p["domain_hash"]);
@@ -134,7 +134,7 @@ fn every_siq_vector_through_sql() {
                 if let Some(input_time) = v.get("input_time").and_then(Value::as_str) {
                     let row = db
                         .query_one(
-                            "SELECT siq_from_time($1::text::timestamptz) = siq_from_parts($2::bigint, 0, 0, 'user', 0)",
+                            "SELECT siq_from_time($1::text::timestamptz) = siq_from_tick_parts($2::bigint, 0, 0, 'user', 0)",
                             &[&input_time, &as_i64(&p["ticks"])],
                         )
                         .unwrap();
@@ -154,7 +154,7 @@ fn generated_siqs_carry_kind_domain_and_node() {
         .unwrap();
     let row = db
         .query_one(
-            "SELECT siq_kind(s), siq_domain_hash(s), siq_domain_hash('example.com') FROM siq_generate('message') s",
+            "SELECT siq_kind(s), siq_domain_hash(s), siq_domain_name_hash('example.com') FROM siq_generate('message') s",
             &[],
         )
         .unwrap();
