@@ -68,14 +68,18 @@ impl FormatSetting {
     }
 
     /// For the check hook: whether a value from `source` counts as set,
-    /// as the `extra` PostgreSQL keeps with the value (malloc'd, as
-    /// PostgreSQL frees it).
+    /// as the `extra` PostgreSQL keeps with the value, allocated as
+    /// PostgreSQL frees it (PostgreSQL 16+: guc_malloc, in its own memory
+    /// context; before: malloc).
     ///
     /// # Safety
     /// `extra` must be the check hook's `extra` argument.
     pub unsafe fn check(source: pg_sys::GucSource::Type, extra: *mut *mut c_void) -> bool {
-        // SAFETY: PostgreSQL frees `extra` with free().
+        // SAFETY: PostgreSQL frees `extra` with guc_free() (16+) or free().
         unsafe {
+            #[cfg(not(any(feature = "pg13", feature = "pg14", feature = "pg15")))]
+            let flag = pg_sys::guc_malloc(pg_sys::LOG as i32, 1).cast::<bool>();
+            #[cfg(any(feature = "pg13", feature = "pg14", feature = "pg15"))]
             let flag = libc::malloc(1).cast::<bool>();
             if flag.is_null() {
                 return false;
