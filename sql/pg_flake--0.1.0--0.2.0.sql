@@ -31,3 +31,203 @@ CREATE FUNCTION pg_flake_node() RETURNS TABLE (
 )
 STRICT STABLE PARALLEL SAFE
 LANGUAGE c AS 'MODULE_PATHNAME', 'pg_flake_node_wrapper';
+
+-- What uuid has and the native types lacked (README "What every native type
+-- has"): BRIN minmax-multi and bloom operator classes, skip support on
+-- PostgreSQL 18, and LEAKPROOF time decoders (as uuid_extract_timestamp).
+
+-- Like uuid's: BRIN minmax-multi (for values that are not all in order)
+-- and bloom (for equality only) operator classes, not the default ones.
+CREATE FUNCTION sno_minmax_multi_distance(a internal, b internal) RETURNS float8
+    IMMUTABLE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'sno_minmax_multi_distance_wrapper';
+
+CREATE OPERATOR CLASS sno_minmax_multi_ops FOR TYPE sno USING brin AS
+    OPERATOR 1 <, OPERATOR 2 <=, OPERATOR 3 =, OPERATOR 4 >=, OPERATOR 5 >,
+    FUNCTION 1 brin_minmax_multi_opcinfo(internal),
+    FUNCTION 2 brin_minmax_multi_add_value(internal, internal, internal, internal),
+    FUNCTION 3 brin_minmax_multi_consistent(internal, internal, internal, integer),
+    FUNCTION 4 brin_minmax_multi_union(internal, internal, internal),
+    FUNCTION 5 brin_minmax_multi_options(internal),
+    FUNCTION 11 sno_minmax_multi_distance(internal, internal);
+
+CREATE OPERATOR CLASS sno_bloom_ops FOR TYPE sno USING brin AS
+    OPERATOR 1 =,
+    FUNCTION 1 brin_bloom_opcinfo(internal),
+    FUNCTION 2 brin_bloom_add_value(internal, internal, internal, internal),
+    FUNCTION 3 brin_bloom_consistent(internal, internal, internal, integer),
+    FUNCTION 4 brin_bloom_union(internal, internal, internal),
+    FUNCTION 5 brin_bloom_options(internal),
+    FUNCTION 11 sno_hash(sno);
+
+-- PostgreSQL 18: btree skip support (support function 6), as uuid has, so
+-- that skip scans work on indexes led by a sno column. Earlier versions
+-- have no support function 6.
+DO $skip_support$
+BEGIN
+    IF current_setting('server_version_num')::int >= 180000 THEN
+        CREATE FUNCTION sno_skipsupport(ssup internal) RETURNS void
+            IMMUTABLE STRICT PARALLEL SAFE LANGUAGE c
+            AS 'MODULE_PATHNAME', 'sno_skipsupport_wrapper';
+        ALTER OPERATOR FAMILY sno_ops USING btree
+            ADD FUNCTION 6 (sno, sno) sno_skipsupport(internal);
+    END IF;
+END
+$skip_support$;
+
+-- Like uuid's: BRIN minmax-multi (for values that are not all in order)
+-- and bloom (for equality only) operator classes, not the default ones.
+CREATE FUNCTION siq_minmax_multi_distance(a internal, b internal) RETURNS float8
+    IMMUTABLE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'siq_minmax_multi_distance_wrapper';
+
+CREATE OPERATOR CLASS siq_minmax_multi_ops FOR TYPE siq USING brin AS
+    OPERATOR 1 <, OPERATOR 2 <=, OPERATOR 3 =, OPERATOR 4 >=, OPERATOR 5 >,
+    FUNCTION 1 brin_minmax_multi_opcinfo(internal),
+    FUNCTION 2 brin_minmax_multi_add_value(internal, internal, internal, internal),
+    FUNCTION 3 brin_minmax_multi_consistent(internal, internal, internal, integer),
+    FUNCTION 4 brin_minmax_multi_union(internal, internal, internal),
+    FUNCTION 5 brin_minmax_multi_options(internal),
+    FUNCTION 11 siq_minmax_multi_distance(internal, internal);
+
+CREATE OPERATOR CLASS siq_bloom_ops FOR TYPE siq USING brin AS
+    OPERATOR 1 =,
+    FUNCTION 1 brin_bloom_opcinfo(internal),
+    FUNCTION 2 brin_bloom_add_value(internal, internal, internal, internal),
+    FUNCTION 3 brin_bloom_consistent(internal, internal, internal, integer),
+    FUNCTION 4 brin_bloom_union(internal, internal, internal),
+    FUNCTION 5 brin_bloom_options(internal),
+    FUNCTION 11 siq_hash(siq);
+
+-- PostgreSQL 18: btree skip support (support function 6), as uuid has, so
+-- that skip scans work on indexes led by a siq column. Earlier versions
+-- have no support function 6.
+DO $skip_support$
+BEGIN
+    IF current_setting('server_version_num')::int >= 180000 THEN
+        CREATE FUNCTION siq_skipsupport(ssup internal) RETURNS void
+            IMMUTABLE STRICT PARALLEL SAFE LANGUAGE c
+            AS 'MODULE_PATHNAME', 'siq_skipsupport_wrapper';
+        ALTER OPERATOR FAMILY siq_ops USING btree
+            ADD FUNCTION 6 (siq, siq) siq_skipsupport(internal);
+    END IF;
+END
+$skip_support$;
+
+-- Like uuid's: BRIN minmax-multi (for values that are not all in order)
+-- and bloom (for equality only) operator classes, not the default ones.
+CREATE FUNCTION flaxid_minmax_multi_distance(a internal, b internal) RETURNS float8
+    IMMUTABLE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'flaxid_minmax_multi_distance_wrapper';
+
+CREATE OPERATOR CLASS flaxid_minmax_multi_ops FOR TYPE flaxid USING brin AS
+    OPERATOR 1 <, OPERATOR 2 <=, OPERATOR 3 =, OPERATOR 4 >=, OPERATOR 5 >,
+    FUNCTION 1 brin_minmax_multi_opcinfo(internal),
+    FUNCTION 2 brin_minmax_multi_add_value(internal, internal, internal, internal),
+    FUNCTION 3 brin_minmax_multi_consistent(internal, internal, internal, integer),
+    FUNCTION 4 brin_minmax_multi_union(internal, internal, internal),
+    FUNCTION 5 brin_minmax_multi_options(internal),
+    FUNCTION 11 flaxid_minmax_multi_distance(internal, internal);
+
+CREATE OPERATOR CLASS flaxid_bloom_ops FOR TYPE flaxid USING brin AS
+    OPERATOR 1 =,
+    FUNCTION 1 brin_bloom_opcinfo(internal),
+    FUNCTION 2 brin_bloom_add_value(internal, internal, internal, internal),
+    FUNCTION 3 brin_bloom_consistent(internal, internal, internal, integer),
+    FUNCTION 4 brin_bloom_union(internal, internal, internal),
+    FUNCTION 5 brin_bloom_options(internal),
+    FUNCTION 11 flaxid_hash(flaxid);
+
+-- PostgreSQL 18: btree skip support (support function 6), as uuid has, so
+-- that skip scans work on indexes led by a flaxid column. Earlier versions
+-- have no support function 6.
+DO $skip_support$
+BEGIN
+    IF current_setting('server_version_num')::int >= 180000 THEN
+        CREATE FUNCTION flaxid_skipsupport(ssup internal) RETURNS void
+            IMMUTABLE STRICT PARALLEL SAFE LANGUAGE c
+            AS 'MODULE_PATHNAME', 'flaxid_skipsupport_wrapper';
+        ALTER OPERATOR FAMILY flaxid_ops USING btree
+            ADD FUNCTION 6 (flaxid, flaxid) flaxid_skipsupport(internal);
+    END IF;
+END
+$skip_support$;
+
+-- Like uuid's: BRIN minmax-multi (for values that are not all in order)
+-- and bloom (for equality only) operator classes, not the default ones.
+CREATE FUNCTION kuid96_minmax_multi_distance(a internal, b internal) RETURNS float8
+    IMMUTABLE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'kuid96_minmax_multi_distance_wrapper';
+
+CREATE OPERATOR CLASS kuid96_minmax_multi_ops FOR TYPE kuid96 USING brin AS
+    OPERATOR 1 <, OPERATOR 2 <=, OPERATOR 3 =, OPERATOR 4 >=, OPERATOR 5 >,
+    FUNCTION 1 brin_minmax_multi_opcinfo(internal),
+    FUNCTION 2 brin_minmax_multi_add_value(internal, internal, internal, internal),
+    FUNCTION 3 brin_minmax_multi_consistent(internal, internal, internal, integer),
+    FUNCTION 4 brin_minmax_multi_union(internal, internal, internal),
+    FUNCTION 5 brin_minmax_multi_options(internal),
+    FUNCTION 11 kuid96_minmax_multi_distance(internal, internal);
+
+CREATE OPERATOR CLASS kuid96_bloom_ops FOR TYPE kuid96 USING brin AS
+    OPERATOR 1 =,
+    FUNCTION 1 brin_bloom_opcinfo(internal),
+    FUNCTION 2 brin_bloom_add_value(internal, internal, internal, internal),
+    FUNCTION 3 brin_bloom_consistent(internal, internal, internal, integer),
+    FUNCTION 4 brin_bloom_union(internal, internal, internal),
+    FUNCTION 5 brin_bloom_options(internal),
+    FUNCTION 11 kuid96_hash(kuid96);
+
+-- PostgreSQL 18: btree skip support (support function 6), as uuid has, so
+-- that skip scans work on indexes led by a kuid96 column. Earlier versions
+-- have no support function 6.
+DO $skip_support$
+BEGIN
+    IF current_setting('server_version_num')::int >= 180000 THEN
+        CREATE FUNCTION kuid96_skipsupport(ssup internal) RETURNS void
+            IMMUTABLE STRICT PARALLEL SAFE LANGUAGE c
+            AS 'MODULE_PATHNAME', 'kuid96_skipsupport_wrapper';
+        ALTER OPERATOR FAMILY kuid96_ops USING btree
+            ADD FUNCTION 6 (kuid96, kuid96) kuid96_skipsupport(internal);
+    END IF;
+END
+$skip_support$;
+
+-- Like uuid's: BRIN minmax-multi (for values that are not all in order)
+-- and bloom (for equality only) operator classes, not the default ones.
+CREATE FUNCTION distributed_id_minmax_multi_distance(a internal, b internal) RETURNS float8
+    IMMUTABLE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'distributed_id_minmax_multi_distance_wrapper';
+
+CREATE OPERATOR CLASS distributed_id_minmax_multi_ops FOR TYPE distributed_id USING brin AS
+    OPERATOR 1 <, OPERATOR 2 <=, OPERATOR 3 =, OPERATOR 4 >=, OPERATOR 5 >,
+    FUNCTION 1 brin_minmax_multi_opcinfo(internal),
+    FUNCTION 2 brin_minmax_multi_add_value(internal, internal, internal, internal),
+    FUNCTION 3 brin_minmax_multi_consistent(internal, internal, internal, integer),
+    FUNCTION 4 brin_minmax_multi_union(internal, internal, internal),
+    FUNCTION 5 brin_minmax_multi_options(internal),
+    FUNCTION 11 distributed_id_minmax_multi_distance(internal, internal);
+
+CREATE OPERATOR CLASS distributed_id_bloom_ops FOR TYPE distributed_id USING brin AS
+    OPERATOR 1 =,
+    FUNCTION 1 brin_bloom_opcinfo(internal),
+    FUNCTION 2 brin_bloom_add_value(internal, internal, internal, internal),
+    FUNCTION 3 brin_bloom_consistent(internal, internal, internal, integer),
+    FUNCTION 4 brin_bloom_union(internal, internal, internal),
+    FUNCTION 5 brin_bloom_options(internal),
+    FUNCTION 11 distributed_id_hash(distributed_id);
+
+-- PostgreSQL 18: btree skip support (support function 6), as uuid has, so
+-- that skip scans work on indexes led by a distributed_id column. Earlier versions
+-- have no support function 6.
+DO $skip_support$
+BEGIN
+    IF current_setting('server_version_num')::int >= 180000 THEN
+        CREATE FUNCTION distributed_id_skipsupport(ssup internal) RETURNS void
+            IMMUTABLE STRICT PARALLEL SAFE LANGUAGE c
+            AS 'MODULE_PATHNAME', 'distributed_id_skipsupport_wrapper';
+        ALTER OPERATOR FAMILY distributed_id_ops USING btree
+            ADD FUNCTION 6 (distributed_id, distributed_id) distributed_id_skipsupport(internal);
+    END IF;
+END
+$skip_support$;
+
+ALTER FUNCTION sno_timestamp(sno) LEAKPROOF;
+ALTER FUNCTION siq_timestamp(siq) LEAKPROOF;
+ALTER FUNCTION flaxid_timestamp(flaxid) LEAKPROOF;
+ALTER FUNCTION distributed_id_timestamp(distributed_id) LEAKPROOF;
+ALTER FUNCTION distributed_id128_timestamp(uuid) LEAKPROOF;

@@ -60,9 +60,17 @@ CREATE FUNCTION distributed_id_generate() RETURNS distributed_id
     }
 }
 
-#[pg_extern(immutable, parallel_safe, strict)]
-fn distributed_id_timestamp(id: DistributedId) -> TimestampWithTimeZone {
-    time::timestamp(id.0.unix_micros())
+c_function! {
+    /// LEAKPROOF, like uuid_extract_timestamp: it cannot fail.
+    "distributed_id_timestamp" requires ["distributed_id_type"] => r#"
+CREATE FUNCTION distributed_id_timestamp(id distributed_id) RETURNS timestamptz
+    IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF LANGUAGE c AS 'MODULE_PATHNAME', 'distributed_id_timestamp_wrapper';
+"#,
+    |fcinfo| {
+        // SAFETY: a strict function of one distributed_id.
+        let DistributedId(id) = unsafe { arg_value(fcinfo, 0) };
+        time::timestamp(id.unix_micros()).into_datum().unwrap_or(pg_sys::Datum::from(0usize))
+    }
 }
 
 #[pg_extern(immutable, parallel_safe, strict)]

@@ -54,9 +54,17 @@ CREATE FUNCTION distributed_id128_generate() RETURNS uuid
     }
 }
 
-#[pg_extern(immutable, parallel_safe, strict)]
-fn distributed_id128_timestamp(id: Uuid) -> TimestampWithTimeZone {
-    time::timestamp(id128(id).unix_micros())
+c_function! {
+    /// LEAKPROOF, like uuid_extract_timestamp: every uuid decodes.
+    "distributed_id128_timestamp" => r#"
+CREATE FUNCTION distributed_id128_timestamp(id uuid) RETURNS timestamptz
+    IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF LANGUAGE c AS 'MODULE_PATHNAME', 'distributed_id128_timestamp_wrapper';
+"#,
+    |fcinfo| {
+        // SAFETY: a strict function of one uuid.
+        let id = id128(unsafe { arg_value(fcinfo, 0) });
+        time::timestamp(id.unix_micros()).into_datum().unwrap_or(pg_sys::Datum::from(0usize))
+    }
 }
 
 #[pg_extern(immutable, parallel_safe, strict)]

@@ -16,6 +16,39 @@ fn sqlstate(kind: ErrorKind) -> PgSqlErrorCode {
     }
 }
 
+/// Reports `error` to the caller's soft-error context (PostgreSQL 16+:
+/// `pg_input_is_valid`, `pg_input_error_info`, `COPY … ON_ERROR ignore`),
+/// with the same SQLSTATE, message, detail and hint as [`raise`].
+///
+/// # Safety
+/// `context` must be the current call's `ErrorSaveContext`.
+#[cfg(not(any(feature = "pg13", feature = "pg14", feature = "pg15")))]
+pub unsafe fn save(context: *mut pgrx::pg_sys::Node, error: &Error) {
+    use crate::ffi::{errcode, errdetail_internal, errhint, errmsg_internal};
+    use pgrx::pg_sys;
+    use std::ffi::CString;
+    let text = |s: String| CString::new(s).unwrap_or_default();
+    let message = text(error.to_string());
+    let detail = error.detail().map(text);
+    let hint = error.hint().or_else(|| hint_for(error)).map(text);
+    // SAFETY: the errsave protocol of elog.h; with a soft context
+    // errsave_start only prepares a report and errsave_finish files it in
+    // the context and returns.
+    unsafe {
+        if pg_sys::errsave_start(context, c"pg_flake".as_ptr()) {
+            errcode(sqlstate(error.kind()) as i32);
+            errmsg_internal(c"%s".as_ptr(), message.as_ptr());
+            if let Some(detail) = &detail {
+                errdetail_internal(c"%s".as_ptr(), detail.as_ptr());
+            }
+            if let Some(hint) = &hint {
+                errhint(c"%s".as_ptr(), hint.as_ptr());
+            }
+            pg_sys::errsave_finish(context, c"errors.rs".as_ptr(), 0, c"save".as_ptr());
+        }
+    }
+}
+
 /// Raises `error` as an ERROR; never returns.
 pub fn raise(error: Error) -> ! {
     let mut report = ErrorReport::new(sqlstate(error.kind()), error.to_string(), "pg_flake");

@@ -68,3 +68,15 @@ pub unsafe extern "C-unwind" fn ssup_datum_unsigned_cmp(
 ) -> c_int {
     x.value().cmp(&y.value()) as c_int
 }
+
+#[cfg(not(any(feature = "pg13", feature = "pg14", feature = "pg15")))]
+extern "C" {
+    // PostgreSQL's ereport pieces (elog.h), which pgrx's bindings leave out
+    // (it reports errors its own way), for soft errors (errors::save): with
+    // a soft-error context nothing here raises; the report is filled in and
+    // errsave_finish returns.
+    pub fn errcode(sqlerrcode: c_int) -> c_int;
+    pub fn errmsg_internal(fmt: *const std::ffi::c_char, ...) -> c_int;
+    pub fn errdetail_internal(fmt: *const std::ffi::c_char, ...) -> c_int;
+    pub fn errhint(fmt: *const std::ffi::c_char, ...) -> c_int;
+}

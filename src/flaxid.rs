@@ -45,9 +45,17 @@ CREATE FUNCTION flaxid_generate() RETURNS flaxid
     }
 }
 
-#[pg_extern(immutable, parallel_safe, strict)]
-fn flaxid_timestamp(id: FlaxId) -> TimestampWithTimeZone {
-    time::timestamp(id.0.unix_micros())
+c_function! {
+    /// LEAKPROOF, like uuid_extract_timestamp: it cannot fail.
+    "flaxid_timestamp" requires ["flaxid_type"] => r#"
+CREATE FUNCTION flaxid_timestamp(id flaxid) RETURNS timestamptz
+    IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF LANGUAGE c AS 'MODULE_PATHNAME', 'flaxid_timestamp_wrapper';
+"#,
+    |fcinfo| {
+        // SAFETY: a strict function of one flaxid.
+        let FlaxId(id) = unsafe { arg_value(fcinfo, 0) };
+        time::timestamp(id.unix_micros()).into_datum().unwrap_or(pg_sys::Datum::from(0usize))
+    }
 }
 
 #[pg_extern(immutable, parallel_safe, strict)]

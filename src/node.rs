@@ -68,20 +68,19 @@ impl FormatSetting {
     }
 
     /// For the check hook: whether a value from `source` counts as set,
-    /// as the `extra` PostgreSQL keeps with the value (allocated as
-    /// PostgreSQL frees it).
+    /// as the `extra` PostgreSQL keeps with the value, allocated as
+    /// PostgreSQL frees it (PostgreSQL 16+: guc_malloc, in its own memory
+    /// context; before: malloc).
     ///
     /// # Safety
     /// `extra` must be the check hook's `extra` argument.
     pub unsafe fn check(source: pg_sys::GucSource::Type, extra: *mut *mut c_void) -> bool {
-        // SAFETY: PostgreSQL frees `extra` with free() up to 15; from 16 with
-        // guc_free(), a pfree() in its GUC memory context, so it must come
-        // from guc_malloc() (which reports running out at LOG and returns NULL).
+        // SAFETY: PostgreSQL frees `extra` with guc_free() (16+) or free().
         unsafe {
-            #[cfg(any(feature = "pg13", feature = "pg14", feature = "pg15"))]
-            let flag = libc::malloc(1).cast::<bool>();
             #[cfg(not(any(feature = "pg13", feature = "pg14", feature = "pg15")))]
             let flag = pg_sys::guc_malloc(pg_sys::LOG as i32, 1).cast::<bool>();
+            #[cfg(any(feature = "pg13", feature = "pg14", feature = "pg15"))]
+            let flag = libc::malloc(1).cast::<bool>();
             if flag.is_null() {
                 return false;
             }

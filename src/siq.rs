@@ -205,9 +205,17 @@ CREATE FUNCTION siq_generate(kind text) RETURNS siq
     }
 }
 
-#[pg_extern(immutable, parallel_safe, strict)]
-fn siq_timestamp(id: Siq) -> TimestampWithTimeZone {
-    time::timestamp(id.0.unix_micros())
+c_function! {
+    /// LEAKPROOF, like uuid_extract_timestamp: it cannot fail.
+    "siq_timestamp" requires ["siq_type"] => r#"
+CREATE FUNCTION siq_timestamp(id siq) RETURNS timestamptz
+    IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF LANGUAGE c AS 'MODULE_PATHNAME', 'siq_timestamp_wrapper';
+"#,
+    |fcinfo| {
+        // SAFETY: a strict function of one siq.
+        let Siq(id) = unsafe { arg_value(fcinfo, 0) };
+        time::timestamp(id.unix_micros()).into_datum().unwrap_or(pg_sys::Datum::from(0usize))
+    }
 }
 
 #[pg_extern(immutable, parallel_safe, strict)]

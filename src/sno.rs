@@ -2,7 +2,7 @@
 //! `sql/types/sno.sql`), decoding, construction, the generator and its
 //! setting.
 
-use crate::c_function::{arg, c_function};
+use crate::c_function::{arg, arg_value, c_function};
 use crate::errors::OrRaise;
 use crate::format::Format;
 use crate::native_type::{datum_of, native_type, FromBinary};
@@ -89,9 +89,17 @@ CREATE FUNCTION sno_generate(meta int DEFAULT 0) RETURNS sno
     }
 }
 
-#[pg_extern(immutable, parallel_safe, strict)]
-fn sno_timestamp(id: Sno) -> TimestampWithTimeZone {
-    time::timestamp(id.0.unix_micros())
+c_function! {
+    /// LEAKPROOF, like uuid_extract_timestamp: it cannot fail.
+    "sno_timestamp" requires ["sno_type"] => r#"
+CREATE FUNCTION sno_timestamp(id sno) RETURNS timestamptz
+    IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF LANGUAGE c AS 'MODULE_PATHNAME', 'sno_timestamp_wrapper';
+"#,
+    |fcinfo| {
+        // SAFETY: a strict function of one sno.
+        let Sno(id) = unsafe { arg_value(fcinfo, 0) };
+        time::timestamp(id.unix_micros()).into_datum().unwrap_or(pg_sys::Datum::from(0usize))
+    }
 }
 
 #[pg_extern(immutable, parallel_safe, strict)]
@@ -128,7 +136,7 @@ LANGUAGE c AS 'MODULE_PATHNAME', 'sno_parts_wrapper';
 "#,
     |fcinfo| {
         // SAFETY: a strict function of one sno.
-        let Sno(id) = unsafe { crate::c_function::arg_value(fcinfo, 0) };
+        let Sno(id) = unsafe { arg_value(fcinfo, 0) };
         out_record(
             fcinfo,
             &[

@@ -22,6 +22,7 @@ crate::fixed_id!(
     12,
     "distributed_id",
     valid = |id: DistributedId| DistributedId::from_bytes_checked(id.0),
+    max_key = MAX_VALUE,
     text = DistributedId::text_into,
     server_field = None
 );

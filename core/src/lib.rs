@@ -101,6 +101,10 @@ pub trait FlakeId:
     /// it makes, if the format has one below its time: abbreviated sort keys
     /// ([`sortkey`]) set it aside to reach the sequence below it.
     const SERVER_FIELD: Option<sortkey::ServerField>;
+    /// The greatest value, as the big-endian integer of its bytes: every
+    /// byte string of `LEN` bytes is a value, but for `distributed_id`
+    /// (up to 10^28 − 1).
+    const MAX_KEY: u128;
 }
 
 /// Declares the common surface of a fixed-length identifier: byte access,
@@ -120,6 +124,7 @@ macro_rules! fixed_id {
             $len,
             $sql,
             valid = Ok,
+            max_key = u128::MAX >> (128 - 8 * $len),
             text = |id: &$ty, out: &mut $crate::TextBuffer| {
                 let text = id.encode();
                 out[..text.len()].copy_from_slice(&text);
@@ -133,6 +138,7 @@ macro_rules! fixed_id {
         $len:literal,
         $sql:literal,
         valid = $valid:expr,
+        max_key = $max_key:expr,
         text = $text:expr,
         server_field = $field:expr
     ) => {
@@ -153,6 +159,7 @@ macro_rules! fixed_id {
             const TYPE_NAME: &'static str = $sql;
             const LEN: usize = $len;
             const SERVER_FIELD: Option<$crate::sortkey::ServerField> = $field;
+            const MAX_KEY: u128 = $max_key;
             fn from_slice(bytes: &[u8]) -> $crate::Result<Self> {
                 <[u8; $len]>::try_from(bytes)
                     .map($ty)

@@ -93,6 +93,44 @@ CREATE OPERATOR CLASS siq_minmax_ops DEFAULT FOR TYPE siq USING brin AS
     FUNCTION 3 brin_minmax_consistent(internal, internal, internal),
     FUNCTION 4 brin_minmax_union(internal, internal, internal);
 
+-- Like uuid's: BRIN minmax-multi (for values that are not all in order)
+-- and bloom (for equality only) operator classes, not the default ones.
+CREATE FUNCTION siq_minmax_multi_distance(a internal, b internal) RETURNS float8
+    IMMUTABLE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'siq_minmax_multi_distance_wrapper';
+
+CREATE OPERATOR CLASS siq_minmax_multi_ops FOR TYPE siq USING brin AS
+    OPERATOR 1 <, OPERATOR 2 <=, OPERATOR 3 =, OPERATOR 4 >=, OPERATOR 5 >,
+    FUNCTION 1 brin_minmax_multi_opcinfo(internal),
+    FUNCTION 2 brin_minmax_multi_add_value(internal, internal, internal, internal),
+    FUNCTION 3 brin_minmax_multi_consistent(internal, internal, internal, integer),
+    FUNCTION 4 brin_minmax_multi_union(internal, internal, internal),
+    FUNCTION 5 brin_minmax_multi_options(internal),
+    FUNCTION 11 siq_minmax_multi_distance(internal, internal);
+
+CREATE OPERATOR CLASS siq_bloom_ops FOR TYPE siq USING brin AS
+    OPERATOR 1 =,
+    FUNCTION 1 brin_bloom_opcinfo(internal),
+    FUNCTION 2 brin_bloom_add_value(internal, internal, internal, internal),
+    FUNCTION 3 brin_bloom_consistent(internal, internal, internal, integer),
+    FUNCTION 4 brin_bloom_union(internal, internal, internal),
+    FUNCTION 5 brin_bloom_options(internal),
+    FUNCTION 11 siq_hash(siq);
+
+-- PostgreSQL 18: btree skip support (support function 6), as uuid has, so
+-- that skip scans work on indexes led by a siq column. Earlier versions
+-- have no support function 6.
+DO $skip_support$
+BEGIN
+    IF current_setting('server_version_num')::int >= 180000 THEN
+        CREATE FUNCTION siq_skipsupport(ssup internal) RETURNS void
+            IMMUTABLE STRICT PARALLEL SAFE LANGUAGE c
+            AS 'MODULE_PATHNAME', 'siq_skipsupport_wrapper';
+        ALTER OPERATOR FAMILY siq_ops USING btree
+            ADD FUNCTION 6 (siq, siq) siq_skipsupport(internal);
+    END IF;
+END
+$skip_support$;
+
 CREATE AGGREGATE min(siq) (
     SFUNC = siq_smaller, STYPE = siq, COMBINEFUNC = siq_smaller,
     SORTOP = <, PARALLEL = SAFE

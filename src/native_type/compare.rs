@@ -63,3 +63,20 @@ pub unsafe fn hash_extended<T: FlakeId>(fcinfo: pg_sys::FunctionCallInfo) -> pg_
         pg_sys::Datum::from(h as i64)
     }
 }
+
+/// `T_minmax_multi_distance(internal, internal) → float8`, BRIN minmax-multi
+/// support function 11: how far apart two values are, as the difference of
+/// their bytes read as a fraction (PostgreSQL's own distance for `uuid`).
+///
+/// # Safety
+/// `fcinfo` must be a call whose arguments 0 and 1 point at `T`s.
+pub unsafe fn minmax_multi_distance<T: FlakeId>(fcinfo: pg_sys::FunctionCallInfo) -> pg_sys::Datum {
+    // SAFETY: BRIN passes two values of the indexed type.
+    let (a, b) = unsafe { (bytes_at::<T>(arg(fcinfo, 0)), bytes_at::<T>(arg(fcinfo, 1))) };
+    let mut delta = 0f64;
+    for i in (0..T::LEN).rev() {
+        delta += b[i] as f64 - a[i] as f64;
+        delta /= 256.0;
+    }
+    pg_sys::Datum::from(delta.to_bits())
+}

@@ -8,7 +8,8 @@
 //!   SQL-facing newtype `Sno` and the type's version-1 C functions
 //!   (`sno_in`, `sno_out`, `sno_recv`, `sno_send`, `sno_eq` … `sno_cmp`,
 //!   `sno_smaller`, `sno_larger`, `sno_hash`, `sno_hash_extended`,
-//!   `sno_sortsupport`, `sno_to_bytea`, `sno_from_bytea`);
+//!   `sno_sortsupport`, `sno_minmax_multi_distance`, `sno_to_bytea`,
+//!   `sno_from_bytea`, and on PostgreSQL 18 `sno_skipsupport`);
 //! - `sql/types/sno.sql`, included with `extension_sql_file!`: the literal
 //!   SQL of the type, its functions, operators, operator classes, `min`/`max`
 //!   and casts. The type files are made from one template ([`ddl`]) with
@@ -24,6 +25,8 @@ pub mod datum;
 #[cfg(test)]
 pub mod ddl;
 pub mod io;
+#[cfg(feature = "pg18")]
+pub mod skipsupport;
 pub mod sortsupport;
 
 pub use datum::datum_of;
@@ -110,6 +113,10 @@ macro_rules! native_type {
                 _from_bytea => io::from_bytea::<$core>,
                 _sortsupport => sortsupport::sortsupport::<$core>
             );
+            #[cfg(feature = "pg18")]
+            $crate::native_type::native_type!(@guarded $sql,
+                _skipsupport => skipsupport::skipsupport::<$core>
+            );
 
             // Functions that cannot fail and touch only their arguments.
             $crate::native_type::native_type!(@plain $core, $sql,
@@ -137,6 +144,13 @@ macro_rules! native_type {
             }
 
             #[no_mangle]
+            pub unsafe extern "C-unwind" fn [<$sql _minmax_multi_distance_wrapper>](
+                fcinfo: ::pgrx::pg_sys::FunctionCallInfo,
+            ) -> ::pgrx::pg_sys::Datum {
+                unsafe { $crate::native_type::compare::minmax_multi_distance::<$core>(fcinfo) }
+            }
+
+            #[no_mangle]
             pub unsafe extern "C-unwind" fn [<$sql _hash_wrapper>](
                 fcinfo: ::pgrx::pg_sys::FunctionCallInfo,
             ) -> ::pgrx::pg_sys::Datum {
@@ -152,6 +166,7 @@ macro_rules! native_type {
 
             $crate::c_function::finfo!(
                 [<$sql _smaller_wrapper>] [<$sql _larger_wrapper>]
+                [<$sql _minmax_multi_distance_wrapper>]
                 [<$sql _hash_wrapper>] [<$sql _hash_extended_wrapper>]
             );
         }

@@ -76,7 +76,7 @@ RESET pg_flake.kuid_interval;
 SELECT p.proname, pg_get_function_identity_arguments(p.oid) AS arguments, p.provolatile, p.proisstrict,
        p.proparallel
 FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
-WHERE p.proname ~ '^kuid' AND p.proname !~ '^kuid96_(in|out|recv|send|eq|ne|lt|le|gt|ge|cmp|smaller|larger|hash|hash_extended|sortsupport|to_bytea|from_bytea)$'
+WHERE p.proname ~ '^kuid' AND p.proname !~ '^kuid96_(in|out|recv|send|eq|ne|lt|le|gt|ge|cmp|smaller|larger|hash|hash_extended|sortsupport|skipsupport|minmax_multi_distance|to_bytea|from_bytea)$'
 ORDER BY 1, 2;
 
 -- Generation: increasing per backend; the slot's share of the 14-bit sequence.
