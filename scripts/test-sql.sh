@@ -3,20 +3,21 @@
 # integration tests (vectors through SQL, concurrency), against freshly
 # initialised servers of one PostgreSQL version (the programs in PG_BIN,
 # default PostgreSQL 15's) that run only for this script:
-#  1. shared mode: pg_flake preloaded (README "Shared mode"), which
+#  1. preloaded: shared mode (README "Shared mode"), which
 #     pg_flake.public_id_key also requires (it is hidden from other roles
 #     only when the library is loaded before any SQL runs). Every suite.
-#  2. backend mode: not preloaded (per-backend generators, README
-#     "Guarantees"). The same regression tests, with the same expected
-#     output, except public_id (its key setting needs preloading), the
-#     concurrency tests and the test of a backend that takes over a
-#     predecessor's slot.
+#  2. not preloaded: per-backend generators (README "Guarantees") up to
+#     PostgreSQL 16; from 17 shared mode again, in a named DSM segment. The
+#     same regression tests, with the same expected output, except public_id
+#     (its key setting needs preloading), the concurrency tests (which check
+#     the mode the server is in) and the test of a backend that takes over
+#     a predecessor's slot (per-backend mode only).
 # Where PostgreSQL's own output differs between versions, pg_regress takes
 # the alternative expected file that matches (tests/regress/expected/*_1.out).
 #
 # Environment: PG_BIN; PG_FLAKE_TEST_PORT (25430, PostgreSQL 15's: version V
-# listens on PG_FLAKE_TEST_PORT + 2 (V - 15) in shared mode and on the next
-# port in backend mode); PG_FLAKE_TMP (/tmp: the data directories are
+# listens on PG_FLAKE_TEST_PORT + 2 (V - 15) preloaded and on the next port
+# not preloaded); PG_FLAKE_TMP (/tmp: the data directories are
 # $PG_FLAKE_TMP/pg_flake-test-V and pg_flake-test-V-backend).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -33,19 +34,19 @@ PGXS=$(dirname "$("$PG_BIN/pg_config" --pgxs)")
 mkdir -p "$TMP"
 OUT=$(mktemp -d "$TMP/pg_flake-regress-$major.XXXXXX")
 
-# suite MODE DATADIR PORT REGRESS_TESTS CARGO_TEST_FILTER [CONF_LINE]
+# suite NAME MODE DATADIR PORT REGRESS_TESTS CARGO_TEST_FILTER [CONF_LINE]
 suite() {
-    local mode=$1 data=$2 port=$3 tests=$4 filter=$5
-    shift 5
-    echo "== pg_flake on PostgreSQL $major in $mode mode (port $port)"
+    local name=$1 mode=$2 data=$3 port=$4 tests=$5 filter=$6
+    shift 6
+    echo "== pg_flake on PostgreSQL $major, $name: $mode mode (port $port)"
     scripts/pg-server.sh stop "$data" || true
     rm -rf "$data"
     scripts/pg-server.sh start "$data" "$port" "$@"
     local psql=(psql -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$port" -U postgres)
     "${psql[@]}" -d postgres -c "CREATE DATABASE regress_flake" -c "CREATE DATABASE flake_test"
     if ! "$PGXS/../test/regress/pg_regress" --use-existing --bindir="$PG_BIN" --host=127.0.0.1 --port="$port" --user=postgres \
-        --inputdir=tests/regress --outputdir="$OUT/$mode" --dbname=regress_flake $tests; then
-        cat "$OUT/$mode/regression.diffs" 2>/dev/null || true
+        --inputdir=tests/regress --outputdir="$OUT/$name" --dbname=regress_flake $tests; then
+        cat "$OUT/$name/regression.diffs" 2>/dev/null || true
         exit 1
     fi
     PG_FLAKE_TEST_MODE=$mode \
@@ -64,6 +65,8 @@ skip=" "
 [ "$major" -ge 18 ] || skip+="skip_scan "
 all=$(cd tests/regress/sql && for t in *.sql; do
     t=${t%.sql}; [[ $skip == *" $t "* ]] || echo "$t"; done)
-suite shared "$DATA" "$PORT" "$all" "" "shared_preload_libraries = 'pg_flake'"
-suite backend "$BACKEND_DATA" "$BACKEND_PORT" "$(echo "$all" | grep -vx public_id)" "concurrent predecessor"
+if [ "$major" -ge 17 ]; then not_preloaded_mode=shared; else not_preloaded_mode=backend; fi
+suite preloaded shared "$DATA" "$PORT" "$all" "" "shared_preload_libraries = 'pg_flake'"
+suite "not preloaded" "$not_preloaded_mode" "$BACKEND_DATA" "$BACKEND_PORT" \
+    "$(echo "$all" | grep -vx public_id)" "concurrent predecessor"
 rm -rf "$OUT"

@@ -68,22 +68,25 @@ pub struct Counter {
 
 /// The mode pg_flake runs in on the test server (README "Guarantees", "Shared mode"):
 /// `PG_FLAKE_TEST_MODE` (`shared` or `backend`, set by `scripts/test-sql.sh`),
-/// else whether the server preloads pg_flake. The concurrency tests also
-/// check that `pg_flake_generator_state()` reports this mode.
+/// else what the server gives: shared mode when it preloads pg_flake and,
+/// without preloading, from PostgreSQL 17 on (a named DSM segment). The
+/// concurrency tests also check that `pg_flake_generator_state()` reports
+/// this mode.
 pub fn mode() -> &'static str {
     match std::env::var("PG_FLAKE_TEST_MODE").as_deref() {
         Ok("shared") => "shared",
         Ok("backend") => "backend",
         Ok(other) => panic!("PG_FLAKE_TEST_MODE is {other:?}, not shared or backend"),
         Err(_) => {
-            let preloaded: bool = connect()
+            let shared: bool = connect()
                 .query_one(
-                    "SELECT current_setting('shared_preload_libraries') ~ '\\mpg_flake\\M'",
+                    "SELECT current_setting('shared_preload_libraries') ~ '\\mpg_flake\\M'
+                            OR current_setting('server_version_num')::int >= 170000",
                     &[],
                 )
                 .unwrap()
                 .get(0);
-            if preloaded {
+            if shared {
                 "shared"
             } else {
                 "backend"
@@ -263,12 +266,12 @@ fn assert_one_counter(db: &mut Client, table: &str, counter: Counter) -> String 
 /// "Guarantees"); no two connections share both, and every ID of a
 /// connection carries its process field and a sequence value in its range.
 /// Each connection reports its slot from `pg_flake_generator_state()`
-/// (`{table}_slots`). Up to PostgreSQL 16 the slot is `MyBackendId - 1`, the
-/// lowest free one, so a few connections take the first slots and differ in
-/// a 5-bit process field as well; from PostgreSQL 17 it is `MyProcNumber`,
-/// taken from a first-in first-out free list, so connections walk through
-/// all the slots and two of them may share a process field (in different
-/// sequence ranges).
+/// (`{table}_slots`). The slot is `MyBackendId - 1`, the lowest free one, so
+/// a few connections happen to take the first slots and to differ in a 5-bit
+/// process field as well; the test asks only what the rule promises, which
+/// also holds where slots are handed out otherwise (`MyProcNumber`, first-in
+/// first-out, from PostgreSQL 17, which however runs shared mode without
+/// preloading too).
 fn assert_own_slot_per_connection(db: &mut Client, table: &str, counter: Counter) -> String {
     let row = db
         .query_one(

@@ -120,11 +120,12 @@ fn shared_mode_orders_ids_across_backends() {
 /// repeating the IDs its predecessor made last. Snowflake's 1 ms unit and
 /// 5-bit process field make it the format where that matters most.
 ///
-/// Up to PostgreSQL 16 a new backend takes the lowest free slot
-/// (`MyBackendId`), so the next connection gets the predecessor's; from
-/// PostgreSQL 17 the slot is `MyProcNumber`, handed out first-in first-out,
-/// so connections are opened one after another, each generating at once and
-/// reporting its slot, until one lands in the predecessor's.
+/// A new backend takes the lowest free slot (`MyBackendId`), so the next
+/// connection normally gets the predecessor's; the test does not count on
+/// it: connections are opened one after another, each generating at once and
+/// reporting its slot, until one lands in the predecessor's (as needed where
+/// slots are handed out first-in first-out, `MyProcNumber` from PostgreSQL
+/// 17, which however runs shared mode without preloading too).
 #[test]
 fn backend_in_a_predecessors_slot_repeats_none_of_its_ids() {
     if mode() != "backend" {
