@@ -133,23 +133,61 @@ impl Error {
     }
 }
 
+/// The SQL types whose names the errors use as such ("for type sno"); the
+/// other names are formats stored in a type of PostgreSQL's (kuid64 and
+/// Snowflake in bigint, DistributedId128 in uuid) or encodings, which the
+/// messages name without calling them a type.
+const SQL_TYPES: [&str; 8] = [
+    "sno",
+    "siq",
+    "flaxid",
+    "kuid96",
+    "distributed_id",
+    "uuid",
+    "bigint",
+    "numeric",
+];
+
+/// "type sno", but "kuid64" (README "Errors").
+struct Subject(&'static str);
+
+impl fmt::Display for Subject {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if SQL_TYPES.contains(&self.0) {
+            write!(f, "type {}", self.0)
+        } else {
+            f.write_str(self.0)
+        }
+    }
+}
+
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Error::InvalidText {
                 type_name, input, ..
-            } => write!(f, "invalid input syntax for type {type_name}: \"{input}\""),
+            } => write!(
+                f,
+                "invalid input syntax for {}: \"{input}\"",
+                Subject(type_name)
+            ),
             Error::InvalidBinary {
                 type_name,
                 expected,
                 actual,
             } => write!(
                 f,
-                "invalid binary value for type {type_name}: expected {expected}, got {actual} bytes"
+                "invalid binary value for {}: expected {expected}, got {actual} byte{}",
+                Subject(type_name),
+                if *actual == 1 { "" } else { "s" }
             ),
             Error::ValueOutOfRange {
                 type_name, input, ..
-            } => write!(f, "value \"{input}\" is out of range for type {type_name}"),
+            } => write!(
+                f,
+                "value \"{input}\" is out of range for {}",
+                Subject(type_name)
+            ),
             Error::FieldOutOfRange {
                 type_name,
                 field,
@@ -163,7 +201,8 @@ impl fmt::Display for Error {
             Error::TimeOutOfRange { type_name, range } => {
                 write!(
                     f,
-                    "timestamp out of range for type {type_name}: accepted {range}"
+                    "timestamp out of range for {}: accepted {range}",
+                    Subject(type_name)
                 )
             }
             Error::InvalidParameter { message } => f.write_str(message),
