@@ -4,7 +4,8 @@
 # initialised servers that run only for this script:
 #  1. shared mode: pg_flake preloaded (README "Shared mode"), which
 #     pg_flake.public_id_key also requires (it is hidden from other roles
-#     only when the library is loaded before any SQL runs). Every suite.
+#     only when the library is loaded before any SQL runs). Every suite, then
+#     the README's SQL examples (scripts/test-readme.py, which needs the key setting).
 #  2. backend mode: not preloaded (per-backend generators, README "Guarantees"). The same
 #     regression tests, with the same expected output, except public_id
 #     (its key setting needs preloading), and the concurrency tests.
@@ -38,6 +39,8 @@ suite() {
     PG_FLAKE_TEST_LOG="$data/server.log" \
     PG_BIN="$PG_BIN" \
         cargo test --release -p pg_flake_integration -- --nocapture --test-threads=1 $filter
+    [ "$mode" != shared ] || PG_BIN="$PG_BIN" PG_FLAKE_TEST_DSN="host=127.0.0.1 port=$port user=postgres dbname=postgres" \
+        python3 scripts/test-readme.py
     scripts/pg-server.sh stop "$data"
 }
 
