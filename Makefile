@@ -9,7 +9,7 @@ RUN_PORT  ?= 25429
 PSQL_RUN  := psql -X -h 127.0.0.1 -p $(RUN_PORT) -U postgres
 export PG_CONFIG PG_BIN
 
-.PHONY: all prereqs install run stop test lint test-core test-pgrx test-sql test-long bench package clean
+.PHONY: all prereqs install run stop test lint test-core test-pgrx test-sql test-long test-clock bench package clean
 
 all: install
 
@@ -71,6 +71,15 @@ test-sql: install
 ## servers with logical replication on 127.0.0.1:25461-25466 (scripts/test-long.sh).
 test-long: install
 	scripts/test-long.sh
+
+## test-clock: durable marks, logical time and node identity against servers whose clocks
+## libfaketime moves (about 2 minutes), not part of `make test`: restarts and a crash with the
+## clock behind, two databases, failover to a standby 10 s behind (asynchronous and
+## synchronous), the bound pg_flake.max_clock_lag, and live steps of the clock while 6
+## sessions generate; each preloaded and not, on 127.0.0.1:25490-25491
+## (scripts/test-clock.sh; PG_CONFIG chooses the PostgreSQL).
+test-clock: install
+	scripts/test-clock.sh
 
 ## bench: the benchmark suite (about 20 minutes): its own server on 127.0.0.1:25440,
 ## results into docs/BENCHMARKS.md and docs/bench-insert.png. Not part of `make test`.
