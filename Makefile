@@ -18,6 +18,7 @@
 #   test-sql, shared    25430           25436           PG_FLAKE_TEST_PORT + 2 (V - 15)
 #   test-sql, backend   25431           25437           the next port
 #   test-long           25460-25464     25475-25479     PG_FLAKE_LONG_PORT + 5 (V - 15), five ports
+#   test-clock          25490-25491                     (version PG)
 #   bench               25440                           BENCH_PORT (version PG)
 # cargo pgrx test: pgrx 0.18.1 binds a free port itself (in the ephemeral
 # range; it has no setting for it). Data directories: .run/pg<V>
@@ -43,7 +44,7 @@ RUN_PG_PORT := $(shell echo $$(($(RUN_PORT) + $(PG) - 15)))
 RUN_DATA    ?= $(CURDIR)/.run/pg$(PG)
 PSQL_RUN     = $(call pg_bin,$(PG))/psql -X -h 127.0.0.1 -p $(RUN_PG_PORT) -U postgres
 
-.PHONY: all prereqs install run stop test lint test-core test-pgrx test-sql test-long bench package clean
+.PHONY: all prereqs install run stop test lint test-core test-pgrx test-sql test-long test-clock bench package clean
 # The per-version targets (install-18, …) come from pattern rules: never
 # files, and none to delete afterwards.
 .SECONDARY:
@@ -115,6 +116,15 @@ test-sql-%: install-%
 test-long: $(addprefix test-long-,$(PG_VERSIONS))
 test-long-%: install-%
 	$(call with_pg,$*) scripts/test-long.sh
+
+## test-clock: durable marks, logical time and node identity against servers whose clocks
+## libfaketime moves (about 2 minutes), not part of `make test`: restarts and a crash with the
+## clock behind, two databases, failover to a standby 10 s behind (asynchronous and
+## synchronous), the bound pg_flake.max_clock_lag, and live steps of the clock while 6
+## sessions generate; each preloaded and not, on 127.0.0.1:25490-25491
+## (scripts/test-clock.sh), against the version PG.
+test-clock: install
+	$(call with_pg,$(PG)) scripts/test-clock.sh
 
 ## bench: the benchmark suite (about 20 minutes): its own server on 127.0.0.1:25440,
 ## results into docs/BENCHMARKS.md and docs/bench-insert.png. Not part of `make test`.

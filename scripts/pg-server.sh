@@ -4,10 +4,17 @@
 # listening on 127.0.0.1 and a socket in its own directory.
 #   pg-server.sh start DATADIR PORT [CONF_LINE ...]   (idempotent)
 #   pg-server.sh stop DATADIR
+# PG_SERVER_ENV: VAR=value words added to the server's environment when this
+# script starts or restarts it, e.g. libfaketime's LD_PRELOAD and FAKETIME
+# to run it with a clock of its own (scripts/test-clock.sh). pg_ctl gets them
+# too: it compares its own clock with the start time the server writes.
 set -euo pipefail
 BIN=${PG_BIN:-/usr/lib/postgresql/15/bin}
 cmd=$1 datadir=$2
 as_postgres() { runuser -u postgres -- "$@"; }
+read -r -a server_env <<<"${PG_SERVER_ENV:-}"
+# pg_ctl for the commands that start a server.
+pg_ctl_starting() { as_postgres env "${server_env[@]}" "$BIN/pg_ctl" "$@"; }
 
 case "$cmd" in
 start)
@@ -35,14 +42,14 @@ start)
         printf '%s\n' "$extra" > "$datadir/pg_flake_server.conf"
         chown postgres:postgres "$datadir/pg_flake_server.conf"
         if as_postgres "$BIN/pg_ctl" -D "$datadir" status >/dev/null 2>&1; then
-            as_postgres "$BIN/pg_ctl" -D "$datadir" -m fast -w restart -l "$datadir/server.log" >/dev/null
+            pg_ctl_starting -D "$datadir" -m fast -w restart -l "$datadir/server.log" >/dev/null
         fi
     fi
     # A preloaded library stays loaded: restart after it was reinstalled.
     library="$("$BIN/pg_config" --pkglibdir)/pg_flake.so"
     if as_postgres "$BIN/pg_ctl" -D "$datadir" status >/dev/null 2>&1 \
         && [ "$library" -nt "$datadir/postmaster.pid" ]; then
-        as_postgres "$BIN/pg_ctl" -D "$datadir" -m fast -w restart -l "$datadir/server.log" >/dev/null
+        pg_ctl_starting -D "$datadir" -m fast -w restart -l "$datadir/server.log" >/dev/null
     fi
     # The project's ports (254xx) lie below Linux's ephemeral range
     # (32768-60999), so no client connection's local end takes them; a port
@@ -54,7 +61,7 @@ start)
         if as_postgres "$BIN/pg_ctl" -D "$datadir" status >/dev/null 2>&1; then
             break
         fi
-        if as_postgres "$BIN/pg_ctl" -D "$datadir" -l "$datadir/server.log" -w -t 60 start >/dev/null; then
+        if pg_ctl_starting -D "$datadir" -l "$datadir/server.log" -w -t 60 start >/dev/null; then
             break
         fi
         if [ "$attempt" -eq 30 ] || ! tail -n 5 "$datadir/server.log" | grep -q "Address already in use"; then

@@ -5,7 +5,9 @@
 # default PostgreSQL 15's) that run only for this script:
 #  1. preloaded: shared mode (README "Shared mode"), which
 #     pg_flake.public_id_key also requires (it is hidden from other roles
-#     only when the library is loaded before any SQL runs). Every suite.
+#     only when the library is loaded before any SQL runs). Every suite,
+#     then the README's SQL examples (scripts/test-readme.py, which needs
+#     the key setting).
 #  2. not preloaded: per-backend generators (README "Guarantees") up to
 #     PostgreSQL 16; from 17 shared mode again, in a named DSM segment. The
 #     same regression tests, with the same expected output, except public_id
@@ -54,6 +56,8 @@ suite() {
     PG_FLAKE_TEST_LOG="$data/server.log" \
     PG_BIN="$PG_BIN" \
         cargo test --release -p pg_flake_integration -- --nocapture --test-threads=1 $filter
+    [ "$name" != preloaded ] || PG_BIN="$PG_BIN" PG_FLAKE_TEST_DSN="host=127.0.0.1 port=$port user=postgres dbname=postgres" \
+        python3 scripts/test-readme.py
     scripts/pg-server.sh stop "$data"
 }
 

@@ -173,6 +173,20 @@ fn record_mark(format: &'static str, mark: u64) -> u64 {
     recorded
 }
 
+/// Per-backend mode: [`record_mark`], and the mark in the backend's slot,
+/// which bounds what it used if it does not leave cleanly.
+fn record_slot_mark(format: &'static str, slot: u32, mark: u64) -> u64 {
+    let recorded = Marks::lock(format)
+        .and_then(|marks| {
+            let recorded = marks.extend(mark)?;
+            marks.hold(slot, recorded)?;
+            Ok(recorded)
+        })
+        .unwrap_or_else(|e| marks_failed(format, e));
+    wal::log_mark(format, recorded);
+    recorded
+}
+
 fn marks_failed(format: &str, error: std::io::Error) -> ! {
     pgrx::error!("pg_flake: could not record the {format} mark in pg_flake/{format}.marks: {error}")
 }
@@ -253,14 +267,16 @@ impl<G: SlotGenerator> Generator<G> {
                     Step::Issued(id) => {
                         if let Some(unit) = local.generator.extension_due() {
                             let mark = local.generator.lease_for(unit);
-                            local.generator.extend_to(record_mark(self.format, mark));
+                            let recorded = record_slot_mark(self.format, local.slot.0, mark);
+                            local.generator.extend_to(recorded);
                         }
                         return id;
                     }
                     Step::Wait => clock.pause(),
                     Step::Extend(unit) => {
                         let mark = local.generator.lease_for(unit);
-                        local.generator.extend_to(record_mark(self.format, mark));
+                        let recorded = record_slot_mark(self.format, local.slot.0, mark);
+                        local.generator.extend_to(recorded);
                     }
                 }
             }

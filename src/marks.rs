@@ -13,7 +13,7 @@
 //! | 16 | the run: the postmaster's start time |
 //! | 24 | the global mark: no unit above it has been used, in any run |
 //! | 32 | the run floor: the global mark when this run began |
-//! | 64 + 16·slot | per-backend mode: the slot's last unit, and the pid of the backend holding the slot (0: it left cleanly) |
+//! | 64 + 16·slot | per-backend mode: the pid of the backend holding the slot (0: it left cleanly) and a unit: while it holds the slot, the highest unit it may use (its mark); once it left cleanly, the last unit it used |
 //!
 //! Every access holds `flock` on the file; a global mark is made durable
 //! (`fsync`, unless `fsync = off`) before any unit above the previous one is
@@ -23,8 +23,12 @@
 //! Per-backend mode (README "Guarantees"): a backend's generator starts
 //! above the run floor (so a restarted server continues above everything
 //! its previous run issued) and above what its slot's previous holder used:
-//! the exact unit it left at a clean exit, or the global mark if it did not
-//! leave cleanly (it crashed, and may have used any unit up to the mark).
+//! the exact unit it left at a clean exit, or the mark it held if it did not
+//! leave cleanly (it crashed, and may have used any unit up to that mark).
+//! Not the global mark: after a crash every slot was left uncleanly, and
+//! each new holder raises the global mark a lease above where it starts, so
+//! holders starting above the global mark would each start a lease further
+//! ahead of the clock.
 //! Shared mode: the server-wide generator starts above the global mark.
 
 use pgrx::pg_sys;
@@ -145,10 +149,11 @@ impl Marks {
         }
         let run_floor = self.read(RUN_FLOOR)?;
         let at = SLOTS + slot as u64 * SLOT_SIZE;
-        let (last, holder) = (self.read(at)?, self.read(at + 8)? as u32);
-        // A holder that never left cleanly may have used any unit up to the
-        // global mark.
-        let previous = if holder != 0 { global } else { last };
+        // The last unit of a holder that left cleanly, or the mark of one
+        // that did not: above whatever it used.
+        let previous = self.read(at)?;
+        // The new holder may use units up to the global mark at once.
+        self.write(at, global)?;
         self.write(at + 8, backend_pid() as u64)?;
         Ok(Claim {
             floor: run_floor.max(previous),
@@ -156,9 +161,17 @@ impl Marks {
         })
     }
 
+    /// Per-backend mode: the holder of `slot` may use units up to `mark`
+    /// (recorded with [`extend`](Self::extend) first). No `fsync`: the slots
+    /// matter within a run, and a restarted server starts above the global
+    /// mark, which is durable.
+    pub fn hold(&self, slot: u32, mark: u64) -> io::Result<()> {
+        self.write(SLOTS + slot as u64 * SLOT_SIZE, mark)
+    }
+
     /// Per-backend mode: a backend leaves `slot` cleanly, having used units
     /// up to `last`. No `fsync`: if the write is lost, the slot still shows
-    /// a holder, whose successor starts above the global mark instead.
+    /// the holder's mark, which its successor starts above instead.
     pub fn release(&self, slot: u32, last: u64) -> io::Result<()> {
         let at = SLOTS + slot as u64 * SLOT_SIZE;
         self.write(at, last)?;

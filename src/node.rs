@@ -246,6 +246,10 @@ impl NodeField {
         }
         if self.bits == 0 {
             return match citus {
+                // A standby's kuid64 values repeat its primary's as much as
+                // any format's IDs (same units, same sequence): the same
+                // rule, though a node of its own goes into no field.
+                _ if in_recovery && node_setting().is_none() => Err(self.in_recovery()),
                 CitusNode::Member(_) => Err(Refusal {
                     code: PgSqlErrorCode::ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE,
                     message: format!(
@@ -267,18 +271,7 @@ impl NodeField {
                     node,
                     source: Source::Node,
                 },
-                None => {
-                    return Err(Refusal {
-                        code: PgSqlErrorCode::ERRCODE_READ_ONLY_SQL_TRANSACTION,
-                        message: format!(
-                            "cannot generate {} IDs on a server in recovery",
-                            self.format
-                        ),
-                        hint: "A standby has its primary's node identity, so its IDs could repeat the primary's. \
-                               To generate on it, give it a pg_flake.node of its own."
-                            .into(),
-                    });
-                }
+                None => return Err(self.in_recovery()),
             }
         } else if let Some((setting, value)) = self.setting.filter(|(s, _)| s.is_set()) {
             Identity {
@@ -302,6 +295,22 @@ impl NodeField {
             }
         };
         Ok(identity)
+    }
+
+    /// Why a server in recovery without a `pg_flake.node` of its own does
+    /// not generate this format.
+    fn in_recovery(&self) -> Refusal {
+        Refusal {
+            code: PgSqlErrorCode::ERRCODE_READ_ONLY_SQL_TRANSACTION,
+            message: format!(
+                "cannot generate {} IDs on a server in recovery",
+                self.format
+            ),
+            hint:
+                "A standby has its primary's node identity, so its IDs could repeat the primary's. \
+                   To generate on it, give it a pg_flake.node of its own."
+                    .into(),
+        }
     }
 
     /// [`identity`](Self::identity), raising the refusal as an ERROR.
