@@ -16,16 +16,16 @@
 
 use crate::clock::BackendClock;
 use crate::errors::OrRaise;
-use crate::ffi::{spin_lock_acquire, spin_lock_init, spin_lock_release};
 use crate::marks::Marks;
-use crate::{settings, wal};
+use crate::shared_memory::{self, SharedState};
+use crate::spinlock::SpinLocked;
+use crate::wal;
 use flake_core::clock::{Clock, ReadAhead};
 use flake_core::generator::{MarkedGenerator, SequencerRow, SlotGenerator, SHARED_SLOT};
 use flake_core::sequencer::{Limits, Step};
 use pgrx::guc::{GucContext, GucFlags, GucRegistry, GucSetting};
 use pgrx::pg_sys;
-use std::cell::{RefCell, UnsafeCell};
-use std::ffi::CStr;
+use std::cell::RefCell;
 use std::sync::atomic::{AtomicPtr, Ordering};
 use std::sync::OnceLock;
 use std::thread::LocalKey;
@@ -97,26 +97,17 @@ pub struct StateRow {
     pub sequencer: SequencerRow,
 }
 
-/// What the registry needs of every format's generator, whatever its type.
-pub trait ServerGenerator: Sync {
+/// What the registry needs of every format's generator, whatever its type;
+/// its server-wide state is a [`SharedState`].
+pub trait ServerGenerator: SharedState {
     /// The format's name, as `pg_flake_generator_state()` shows it and as
     /// its marks are recorded.
     fn format(&self) -> &'static str;
-    /// Bytes of shared memory its server-wide state takes.
-    fn shared_size(&self) -> usize;
-    /// Points the generator at its server-wide state at `at` (aligned for
-    /// it), first initialising the state above the recorded mark when
-    /// `fresh`.
-    ///
-    /// # Safety
-    /// `at` must be `shared_size()` bytes of shared memory reserved for this
-    /// generator, initialised by an earlier call unless `fresh`.
-    unsafe fn attach(&self, at: *mut u8, fresh: bool);
     /// A mark replayed from the WAL (a standby, or crash recovery).
     fn learn(&self, mark: u64);
-    /// Leaves the slot cleanly (a backend's exit) or records the exact last
-    /// unit at a clean shutdown (shared mode, in the postmaster).
-    fn release(&self);
+    /// Per backend, at the backend's exit: leaves the slot cleanly with the
+    /// exact last unit.
+    fn release_slot(&self);
     /// Its rows of `pg_flake_generator_state()`: none until it has been used.
     fn state_rows(&self) -> Vec<StateRow>;
 }
@@ -132,7 +123,7 @@ pub struct Local<G> {
 /// spinlock, and an LWLock held by the one backend that records a higher
 /// mark (file and WAL I/O, never under the spinlock).
 #[repr(C)]
-struct SharedState<G> {
+struct ServerState<G> {
     generator: SpinLocked<MarkedGenerator<G>>,
     extending: pg_sys::LWLock,
 }
@@ -146,7 +137,7 @@ struct SharedState<G> {
 pub struct Generator<G: 'static> {
     format: &'static str,
     local: &'static LocalKey<RefCell<Option<Local<G>>>>,
-    shared: AtomicPtr<SharedState<G>>,
+    shared: AtomicPtr<ServerState<G>>,
 }
 
 /// Declares a format's [`Generator`]: `generator!(pub NAME: Type, "format")`.
@@ -204,8 +195,8 @@ impl<G: SlotGenerator> Generator<G> {
     }
 
     /// The server-wide state, once attached (shared mode).
-    fn shared(&self) -> Option<&SharedState<G>> {
-        attach_dynamic_shared_memory();
+    fn shared(&self) -> Option<&ServerState<G>> {
+        shared_memory::attach_dynamic();
         // SAFETY: set by `attach` to shared memory that lives as long as the
         // process; the generator behind it is reached only under its lock.
         unsafe { self.shared.load(Ordering::Acquire).as_ref() }
@@ -302,7 +293,7 @@ impl<G: SlotGenerator> Generator<G> {
     /// Shared mode: records a mark that covers `unit` and a lease beyond it.
     /// With `must`, waits for a backend that is recording one already (it
     /// may cover `unit`); without, leaves it to that backend.
-    fn extend_shared(&self, shared: &SharedState<G>, unit: u64, must: bool) {
+    fn extend_shared(&self, shared: &ServerState<G>, unit: u64, must: bool) {
         let lock = shared.extending.as_ptr();
         // SAFETY: an LWLock initialised with the state; PostgreSQL releases
         // it if the recording raises an ERROR.
@@ -343,17 +334,13 @@ impl<G: SlotGenerator> Generator<G> {
     }
 }
 
-impl<G: SlotGenerator> ServerGenerator for Generator<G> {
-    fn format(&self) -> &'static str {
-        self.format
-    }
-
-    fn shared_size(&self) -> usize {
-        std::mem::size_of::<SharedState<G>>()
+impl<G: SlotGenerator> SharedState for Generator<G> {
+    fn size(&self) -> usize {
+        std::mem::size_of::<ServerState<G>>()
     }
 
     unsafe fn attach(&self, at: *mut u8, fresh: bool) {
-        let state = at.cast::<SharedState<G>>();
+        let state = at.cast::<ServerState<G>>();
         if fresh {
             // Above everything the server's previous runs used (README
             // "Guarantees"); a mark that cannot be read stops the server
@@ -371,6 +358,34 @@ impl<G: SlotGenerator> ServerGenerator for Generator<G> {
         self.shared.store(state, Ordering::Release);
     }
 
+    fn at_shutdown(&self) {
+        // Every backend is gone and shared memory holds every unit used: a
+        // mark left higher than needed is always safe, so errors are not
+        // raised here.
+        if let Some(shared) = self.shared() {
+            let last = shared.generator.lock().generator().last_unit();
+            if let Ok(marks) = Marks::lock(self.format) {
+                let _ = marks.shrink_to(last);
+            }
+        }
+    }
+}
+
+impl<G: SlotGenerator> ServerGenerator for Generator<G> {
+    fn format(&self) -> &'static str {
+        self.format
+    }
+
+    fn release_slot(&self) {
+        // As at shutdown: errors are not raised at exit.
+        if let Some(local) = self.local.with_borrow(|local| *local) {
+            let last = local.generator.generator().last_unit();
+            if let Ok(marks) = Marks::lock(self.format) {
+                let _ = marks.release(local.slot.0, last);
+            }
+        }
+    }
+
     fn learn(&self, mark: u64) {
         if let Some(shared) = self.shared() {
             shared.generator.lock().learn(mark);
@@ -378,22 +393,6 @@ impl<G: SlotGenerator> ServerGenerator for Generator<G> {
         let learned = Marks::lock(self.format).and_then(|marks| marks.extend(mark));
         if let Err(e) = learned {
             marks_failed(self.format, e);
-        }
-    }
-
-    fn release(&self) {
-        // Errors are not raised here: this runs at exit, and a mark left
-        // higher than needed is always safe.
-        if let Some(shared) = self.shared() {
-            let last = shared.generator.lock().generator().last_unit();
-            if let Ok(marks) = Marks::lock(self.format) {
-                let _ = marks.shrink_to(last);
-            }
-        } else if let Some(local) = self.local.with_borrow(|local| *local) {
-            let last = local.generator.generator().last_unit();
-            if let Ok(marks) = Marks::lock(self.format) {
-                let _ = marks.release(local.slot.0, last);
-            }
         }
     }
 
@@ -405,8 +404,9 @@ impl<G: SlotGenerator> ServerGenerator for Generator<G> {
             .generator()
             .sequencers()
             .into_iter()
-            // A shared generator exists from server start: show it once used.
-            .filter(|s| mode == Mode::Backend || s.state.issued > 0)
+            // A shared generator exists from server start: it shows from
+            // then on (issued 0), with its mark, also while the clock is too
+            // far behind for it to issue anything.
             .map(|sequencer| StateRow {
                 format: self.format,
                 mode,
@@ -417,70 +417,6 @@ impl<G: SlotGenerator> ServerGenerator for Generator<G> {
                 sequencer,
             })
             .collect()
-    }
-}
-
-/// A value in shared memory behind one of PostgreSQL's spinlocks, like
-/// pgrx's `PgSpinLock`, but taken and released through the unguarded C shims
-/// of [`crate::ffi`].
-#[repr(C)]
-pub struct SpinLocked<T> {
-    lock: UnsafeCell<pg_sys::slock_t>,
-    data: UnsafeCell<T>,
-}
-
-// SAFETY: the data is reached only under the lock; every `T` kept here is
-// plain data (`Copy`, no pointers), valid at any address in any process.
-unsafe impl<T: Copy> Sync for SpinLocked<T> {}
-
-impl<T: Copy> SpinLocked<T> {
-    /// Initialises the lock and the value at `at`.
-    ///
-    /// # Safety
-    /// `at` must be valid, aligned memory for a `SpinLocked<T>` that no other
-    /// process uses yet.
-    unsafe fn init(at: *mut Self, value: T) {
-        unsafe {
-            at.write(SpinLocked {
-                lock: UnsafeCell::new(Default::default()),
-                data: UnsafeCell::new(value),
-            });
-            spin_lock_init((*at).lock.get());
-        }
-    }
-
-    #[inline]
-    fn lock(&self) -> SpinLockGuard<'_, T> {
-        // SAFETY: the lock was initialised in `init`; it cannot raise.
-        unsafe { spin_lock_acquire(self.lock.get()) };
-        SpinLockGuard { locked: self }
-    }
-}
-
-struct SpinLockGuard<'a, T> {
-    locked: &'a SpinLocked<T>,
-}
-
-impl<T> std::ops::Deref for SpinLockGuard<'_, T> {
-    type Target = T;
-    fn deref(&self) -> &T {
-        // SAFETY: the guard holds the lock.
-        unsafe { &*self.locked.data.get() }
-    }
-}
-
-impl<T> std::ops::DerefMut for SpinLockGuard<'_, T> {
-    fn deref_mut(&mut self) -> &mut T {
-        // SAFETY: the guard holds the lock, and `&mut self` makes it unique.
-        unsafe { &mut *self.locked.data.get() }
-    }
-}
-
-impl<T> Drop for SpinLockGuard<'_, T> {
-    #[inline]
-    fn drop(&mut self) {
-        // SAFETY: the guard holds the lock; releasing cannot raise.
-        unsafe { spin_lock_release(self.locked.lock.get()) };
     }
 }
 
@@ -495,6 +431,13 @@ impl AsPtr for pg_sys::LWLock {
     }
 }
 
+/// The LWLock tranche of the generators' `extending` locks.
+fn tranche_id() -> i32 {
+    // SAFETY: allocates a tranche id in shared memory; called where the
+    // state is initialised, once per server start.
+    unsafe { pg_sys::LWLockNewTrancheId() }
+}
+
 // --- the registered generators -----------------------------------------------------
 
 /// Every generator, as `_PG_init` registered them.
@@ -504,168 +447,32 @@ fn generators() -> &'static [&'static dyn ServerGenerator] {
     GENERATORS.get().map_or(&[][..], Vec::as_slice)
 }
 
-/// The generator of `format`, for a mark replayed from the WAL.
-pub fn by_format(format: &[u8]) -> Option<&'static dyn ServerGenerator> {
-    generators()
+/// A mark of `format` replayed from the WAL (a standby, or crash recovery;
+/// `wal::register` is given this): its generator learns it. A format this
+/// library does not know (a later version wrote it) has no generator here
+/// to protect.
+pub fn learn(format: &[u8], mark: u64) {
+    if let Some(generator) = generators()
         .iter()
-        .copied()
         .find(|g| g.format().as_bytes() == format)
+    {
+        generator.learn(mark);
+    }
 }
 
-/// Registers the server's generators (from `_PG_init`). Preloaded, it
-/// reserves shared memory for them (shared mode) and records their exact
-/// last units at a clean shutdown.
+/// Registers the server's generators (from `_PG_init`) and gives them
+/// server-wide state where the server has it (README "Shared mode").
 pub fn register(generators: impl Iterator<Item = &'static dyn ServerGenerator>) {
-    if GENERATORS.set(generators.collect()).is_err() {
-        return;
-    }
-    if settings::preloaded() {
-        // SAFETY: _PG_init runs in the postmaster before shared memory
-        // exists; the previous hooks are kept and called.
-        unsafe {
-            #[cfg(any(feature = "pg13", feature = "pg14"))]
-            request_space();
-            #[cfg(not(any(feature = "pg13", feature = "pg14")))]
-            {
-                PREVIOUS_REQUEST_HOOK = pg_sys::shmem_request_hook;
-                pg_sys::shmem_request_hook = Some(on_shmem_request);
-            }
-            PREVIOUS_STARTUP_HOOK = pg_sys::shmem_startup_hook;
-            pg_sys::shmem_startup_hook = Some(on_shmem_startup);
-        }
-    }
+    let generators = GENERATORS.get_or_init(|| generators.collect());
+    shared_memory::register(generators.iter().map(|g| *g as &'static dyn SharedState));
 }
-
-// --- shared memory -------------------------------------------------------------------
-
-/// The name of the one shared-memory area that holds every generator.
-const SHARED_AREA: &CStr = c"pg_flake generators";
-
-/// Where each generator's state starts in the area, and the area's size.
-fn layout() -> (Vec<usize>, usize) {
-    let mut offsets = Vec::with_capacity(generators().len());
-    let mut end = 0usize;
-    for generator in generators() {
-        // MAXALIGN, and 16 for the u128s some states may hold.
-        let start = end.next_multiple_of(16);
-        offsets.push(start);
-        end = start + generator.shared_size();
-    }
-    (offsets, end)
-}
-
-/// Attaches every generator to the area at `area`.
-///
-/// # Safety
-/// `area` must be the area of [`layout`]'s size, initialised unless `fresh`.
-unsafe fn attach_all(area: *mut u8, fresh: bool) {
-    let (offsets, _) = layout();
-    for (generator, offset) in generators().iter().zip(offsets) {
-        unsafe { generator.attach(area.add(offset), fresh) };
-    }
-}
-
-/// The LWLock tranche of the generators' `extending` locks.
-fn tranche_id() -> i32 {
-    // SAFETY: allocates a tranche id in shared memory; called where the
-    // area is initialised, once per server start.
-    unsafe { pg_sys::LWLockNewTrancheId() }
-}
-
-static mut PREVIOUS_STARTUP_HOOK: pg_sys::shmem_startup_hook_type = None;
-#[cfg(not(any(feature = "pg13", feature = "pg14")))]
-static mut PREVIOUS_REQUEST_HOOK: pg_sys::shmem_request_hook_type = None;
-
-unsafe fn request_space() {
-    let (_, size) = layout();
-    // SAFETY: called while the server collects shared-memory requests.
-    unsafe { pg_sys::RequestAddinShmemSpace(size) };
-}
-
-#[cfg(not(any(feature = "pg13", feature = "pg14")))]
-#[pgrx::pg_guard]
-unsafe extern "C-unwind" fn on_shmem_request() {
-    // SAFETY: the hook chain PostgreSQL expects.
-    unsafe {
-        if let Some(previous) = PREVIOUS_REQUEST_HOOK {
-            previous();
-        }
-        request_space();
-    }
-}
-
-/// `AddinShmemInitLock`'s place in `MainLWLockArray` (lwlocknames.h).
-const ADDIN_SHMEM_INIT_LOCK: usize = 21;
-
-#[pgrx::pg_guard]
-unsafe extern "C-unwind" fn on_shmem_startup() {
-    // SAFETY: the hook chain PostgreSQL expects; ShmemInitStruct under
-    // AddinShmemInitLock, as PostgreSQL requires of add-ins.
-    unsafe {
-        if let Some(previous) = PREVIOUS_STARTUP_HOOK {
-            previous();
-        }
-        let (_, size) = layout();
-        let lock = &raw mut (*pg_sys::MainLWLockArray.add(ADDIN_SHMEM_INIT_LOCK)).lock;
-        pg_sys::LWLockAcquire(lock, pg_sys::LWLockMode::LW_EXCLUSIVE);
-        let mut found = false;
-        let area = pg_sys::ShmemInitStruct(SHARED_AREA.as_ptr(), size, &mut found).cast::<u8>();
-        attach_all(area, !found);
-        pg_sys::LWLockRelease(lock);
-        // In the postmaster, once (this hook runs again after a crash
-        // restart): when it exits, every backend is gone and shared memory
-        // holds every unit used, so the exact last units can be recorded
-        // and the next start need not begin a lease ahead of the clock.
-        static REGISTERED: std::sync::atomic::AtomicBool =
-            std::sync::atomic::AtomicBool::new(false);
-        if !pg_sys::IsUnderPostmaster && !REGISTERED.swap(true, Ordering::Relaxed) {
-            pg_sys::on_shmem_exit(Some(release_at_shutdown), pg_sys::Datum::from(0usize));
-        }
-    }
-}
-
-#[pgrx::pg_guard]
-unsafe extern "C-unwind" fn release_at_shutdown(code: i32, _arg: pg_sys::Datum) {
-    if code == 0 {
-        generators().iter().for_each(|g| g.release());
-    }
-}
-
-/// PostgreSQL 17+ without preloading: the generators live in a named DSM
-/// segment, made by the first backend that generates (README "Shared mode").
-#[cfg(not(any(feature = "pg13", feature = "pg14", feature = "pg15", feature = "pg16")))]
-fn attach_dynamic_shared_memory() {
-    use std::sync::atomic::AtomicBool;
-    static ATTACHED: AtomicBool = AtomicBool::new(false);
-    if settings::preloaded() || ATTACHED.swap(true, Ordering::Relaxed) || generators().is_empty() {
-        return;
-    }
-    unsafe extern "C-unwind" fn init(area: *mut std::ffi::c_void) {
-        // SAFETY: a fresh segment of the layout's size.
-        unsafe { attach_all(area.cast(), true) };
-    }
-    let (_, size) = layout();
-    let mut found = false;
-    // SAFETY: a backend may attach to named DSM segments at any time; the
-    // callback initialises a new one under the registry's lock.
-    unsafe {
-        let area = pg_sys::GetNamedDSMSegment(SHARED_AREA.as_ptr(), size, Some(init), &mut found);
-        if found {
-            attach_all(area.cast(), false);
-        }
-    }
-}
-
-#[cfg(any(feature = "pg13", feature = "pg14", feature = "pg15", feature = "pg16"))]
-fn attach_dynamic_shared_memory() {}
 
 // --- per-backend slots -----------------------------------------------------------------
 
 /// Per-backend mode: at the backend's exit, each generator it used leaves
 /// its slot with its exact last unit (registered on first use).
 fn release_slots_at_exit() {
-    use std::sync::atomic::AtomicBool;
-    static REGISTERED: AtomicBool = AtomicBool::new(false);
+    static REGISTERED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
     if !REGISTERED.swap(true, Ordering::Relaxed) {
         // SAFETY: registers a callback PostgreSQL runs at backend exit.
         unsafe { pg_sys::before_shmem_exit(Some(release_slots), pg_sys::Datum::from(0usize)) };
@@ -674,5 +481,5 @@ fn release_slots_at_exit() {
 
 #[pgrx::pg_guard]
 unsafe extern "C-unwind" fn release_slots(_code: i32, _arg: pg_sys::Datum) {
-    generators().iter().for_each(|g| g.release());
+    generators().iter().for_each(|g| g.release_slot());
 }

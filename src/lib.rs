@@ -35,6 +35,8 @@ mod numeric;
 mod random;
 mod record;
 mod settings;
+mod shared_memory;
+mod spinlock;
 mod time;
 mod wal;
 
@@ -54,7 +56,7 @@ pub extern "C-unwind" fn _PG_init() {
     settings::reserve_prefix();
     // Preloaded: shared mode (README "Shared mode") and marks in the WAL.
     if settings::preloaded() {
-        wal::register();
+        wal::register(generator::learn);
     }
     generator::register(registry::generators());
 }

@@ -12,7 +12,6 @@
 //! the data directory only, which a restart and a crash respect but a
 //! standby does not see.
 
-use crate::generator;
 use pgrx::pg_sys;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -29,9 +28,17 @@ const XLOG_PG_FLAKE_MARK: u8 = 0x10;
 /// Whether the resource manager is registered in this server.
 static REGISTERED: AtomicBool = AtomicBool::new(false);
 
-/// Registers the resource manager (from `_PG_init`, while preloading).
+/// What redo does with a replayed mark: `(format, mark)`.
+pub type Learn = fn(&[u8], u64);
+
+/// The redo action `register` was given.
+static LEARN: std::sync::OnceLock<Learn> = std::sync::OnceLock::new();
+
+/// Registers the resource manager (from `_PG_init`, while preloading); a
+/// replayed mark goes to `learn`.
 #[cfg(not(any(feature = "pg13", feature = "pg14")))]
-pub fn register() {
+pub fn register(learn: Learn) {
+    let _ = LEARN.set(learn);
     static RESOURCE_MANAGER: std::sync::OnceLock<Manager> = std::sync::OnceLock::new();
     let manager = RESOURCE_MANAGER.get_or_init(|| {
         Manager(pg_sys::RmgrData {
@@ -49,7 +56,7 @@ pub fn register() {
 }
 
 #[cfg(any(feature = "pg13", feature = "pg14"))]
-pub fn register() {}
+pub fn register(_learn: Learn) {}
 
 /// `RmgrData` holds C string pointers to statics: safe to share.
 struct Manager(pg_sys::RmgrData);
@@ -120,8 +127,9 @@ unsafe fn main_data<'a>(record: *mut pg_sys::XLogReaderState) -> &'a [u8] {
     }
 }
 
-/// Redo: the generator of the record's format learns the mark (shared
-/// memory and the marks file of this server).
+/// Redo: the mark goes to what `register` was given (the generator of the
+/// record's format learns it, in shared memory and in this server's marks
+/// file).
 #[cfg(not(any(feature = "pg13", feature = "pg14")))]
 #[pgrx::pg_guard]
 unsafe extern "C-unwind" fn redo(record: *mut pg_sys::XLogReaderState) {
@@ -129,10 +137,8 @@ unsafe extern "C-unwind" fn redo(record: *mut pg_sys::XLogReaderState) {
     let Some((format, mark)) = parse(unsafe { main_data(record) }) else {
         pgrx::error!("pg_flake: malformed mark record in the WAL");
     };
-    // A format this library does not know (a later version wrote it) has
-    // no generator here to protect.
-    if let Some(generator) = generator::by_format(format) {
-        generator.learn(mark);
+    if let Some(learn) = LEARN.get() {
+        learn(format, mark);
     }
 }
 

@@ -1,0 +1,176 @@
+//! The server-wide state of pg_flake's generators (README "Shared mode"):
+//! one area of shared memory, in which each user (a generator, see
+//! `crate::generator`) has its place. With pg_flake preloaded, the area is
+//! reserved when the server starts (and set up again after a crash
+//! restart); on PostgreSQL 17+ without preloading, the first backend that
+//! needs it creates it as a named DSM segment (`GetNamedDSMSegment`), which
+//! the others attach. On 15 and 16 without preloading there is none.
+//!
+//! This module knows no generator: it defines what it needs of its users,
+//! [`SharedState`].
+
+use crate::settings;
+use pgrx::pg_sys;
+use std::ffi::CStr;
+use std::sync::atomic::Ordering;
+use std::sync::OnceLock;
+
+/// What keeps state in the area.
+pub trait SharedState: Sync {
+    /// Bytes of shared memory its state takes.
+    fn size(&self) -> usize;
+    /// Points it at its state at `at` (aligned for it), first initialising
+    /// the state when `fresh`.
+    ///
+    /// # Safety
+    /// `at` must be `size()` bytes of shared memory reserved for it,
+    /// initialised by an earlier call unless `fresh`.
+    unsafe fn attach(&self, at: *mut u8, fresh: bool);
+    /// Called in the postmaster when it exits normally: every backend is
+    /// gone, and the state holds everything they did.
+    fn at_shutdown(&self);
+}
+
+/// The area's users, as `register` got them.
+static USERS: OnceLock<Vec<&'static dyn SharedState>> = OnceLock::new();
+
+fn users() -> &'static [&'static dyn SharedState] {
+    USERS.get().map_or(&[][..], Vec::as_slice)
+}
+
+/// Registers the area's users (from `_PG_init`). Preloaded, it reserves the
+/// area and attaches them when the server sets up shared memory.
+pub fn register(users: impl Iterator<Item = &'static dyn SharedState>) {
+    if USERS.set(users.collect()).is_err() {
+        return;
+    }
+    if settings::preloaded() {
+        // SAFETY: _PG_init runs in the postmaster before shared memory
+        // exists; the previous hooks are kept and called.
+        unsafe {
+            #[cfg(any(feature = "pg13", feature = "pg14"))]
+            request_space();
+            #[cfg(not(any(feature = "pg13", feature = "pg14")))]
+            {
+                PREVIOUS_REQUEST_HOOK = pg_sys::shmem_request_hook;
+                pg_sys::shmem_request_hook = Some(on_shmem_request);
+            }
+            PREVIOUS_STARTUP_HOOK = pg_sys::shmem_startup_hook;
+            pg_sys::shmem_startup_hook = Some(on_shmem_startup);
+        }
+    }
+}
+
+/// The name of the one shared-memory area that holds every user's state.
+const SHARED_AREA: &CStr = c"pg_flake generators";
+
+/// Where each user's state starts in the area, and the area's size.
+fn layout() -> (Vec<usize>, usize) {
+    let mut offsets = Vec::with_capacity(users().len());
+    let mut end = 0usize;
+    for user in users() {
+        // MAXALIGN, and 16 for the u128s some states may hold.
+        let start = end.next_multiple_of(16);
+        offsets.push(start);
+        end = start + user.size();
+    }
+    (offsets, end)
+}
+
+/// Attaches every user to the area at `area`.
+///
+/// # Safety
+/// `area` must be the area of [`layout`]'s size, initialised unless `fresh`.
+unsafe fn attach_all(area: *mut u8, fresh: bool) {
+    let (offsets, _) = layout();
+    for (user, offset) in users().iter().zip(offsets) {
+        unsafe { user.attach(area.add(offset), fresh) };
+    }
+}
+
+static mut PREVIOUS_STARTUP_HOOK: pg_sys::shmem_startup_hook_type = None;
+#[cfg(not(any(feature = "pg13", feature = "pg14")))]
+static mut PREVIOUS_REQUEST_HOOK: pg_sys::shmem_request_hook_type = None;
+
+unsafe fn request_space() {
+    let (_, size) = layout();
+    // SAFETY: called while the server collects shared-memory requests.
+    unsafe { pg_sys::RequestAddinShmemSpace(size) };
+}
+
+#[cfg(not(any(feature = "pg13", feature = "pg14")))]
+#[pgrx::pg_guard]
+unsafe extern "C-unwind" fn on_shmem_request() {
+    // SAFETY: the hook chain PostgreSQL expects.
+    unsafe {
+        if let Some(previous) = PREVIOUS_REQUEST_HOOK {
+            previous();
+        }
+        request_space();
+    }
+}
+
+/// `AddinShmemInitLock`'s place in `MainLWLockArray` (lwlocknames.h).
+const ADDIN_SHMEM_INIT_LOCK: usize = 21;
+
+#[pgrx::pg_guard]
+unsafe extern "C-unwind" fn on_shmem_startup() {
+    // SAFETY: the hook chain PostgreSQL expects; ShmemInitStruct under
+    // AddinShmemInitLock, as PostgreSQL requires of add-ins.
+    unsafe {
+        if let Some(previous) = PREVIOUS_STARTUP_HOOK {
+            previous();
+        }
+        let (_, size) = layout();
+        let lock = &raw mut (*pg_sys::MainLWLockArray.add(ADDIN_SHMEM_INIT_LOCK)).lock;
+        pg_sys::LWLockAcquire(lock, pg_sys::LWLockMode::LW_EXCLUSIVE);
+        let mut found = false;
+        let area = pg_sys::ShmemInitStruct(SHARED_AREA.as_ptr(), size, &mut found).cast::<u8>();
+        attach_all(area, !found);
+        pg_sys::LWLockRelease(lock);
+        // In the postmaster, once (this hook runs again after a crash
+        // restart): when it exits, every backend is gone and shared memory
+        // holds every unit used, so the exact last units can be recorded
+        // and the next start need not begin a lease ahead of the clock.
+        static REGISTERED: std::sync::atomic::AtomicBool =
+            std::sync::atomic::AtomicBool::new(false);
+        if !pg_sys::IsUnderPostmaster && !REGISTERED.swap(true, Ordering::Relaxed) {
+            pg_sys::on_shmem_exit(Some(release_at_shutdown), pg_sys::Datum::from(0usize));
+        }
+    }
+}
+
+#[pgrx::pg_guard]
+unsafe extern "C-unwind" fn release_at_shutdown(code: i32, _arg: pg_sys::Datum) {
+    if code == 0 {
+        users().iter().for_each(|u| u.at_shutdown());
+    }
+}
+
+/// PostgreSQL 17+ without preloading: the generators live in a named DSM
+/// segment, made by the first backend that generates (README "Shared mode").
+#[cfg(not(any(feature = "pg13", feature = "pg14", feature = "pg15", feature = "pg16")))]
+pub fn attach_dynamic() {
+    static ATTACHED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    if settings::preloaded() || ATTACHED.load(Ordering::Relaxed) || users().is_empty() {
+        return;
+    }
+    unsafe extern "C-unwind" fn init(area: *mut std::ffi::c_void) {
+        // SAFETY: a fresh segment of the layout's size.
+        unsafe { attach_all(area.cast(), true) };
+    }
+    let (_, size) = layout();
+    let mut found = false;
+    // SAFETY: a backend may attach to named DSM segments at any time; the
+    // callback initialises a new one under the registry's lock.
+    unsafe {
+        let area = pg_sys::GetNamedDSMSegment(SHARED_AREA.as_ptr(), size, Some(init), &mut found);
+        if found {
+            attach_all(area.cast(), false);
+        }
+    }
+    ATTACHED.store(true, Ordering::Relaxed);
+}
+
+#[cfg(any(feature = "pg13", feature = "pg14", feature = "pg15", feature = "pg16"))]
+pub fn attach_dynamic() {}
