@@ -4,7 +4,8 @@
 #
 # PostgreSQL versions. `make test` and `make test-long` run every suite that
 # needs a server against each version in PG_VERSIONS (15 and 18); lint and
-# the core's tests run once. One version alone: `make test PG_VERSIONS=18`, or
+# the core's tests run once; with both 15 and 18 in PG_VERSIONS, `make test`
+# also runs test-upgrade (pg_upgrade from 15 to 18). One version alone: `make test PG_VERSIONS=18`, or
 # its targets: test-pgrx-18, test-sql-18, test-long-18, install-18.
 # `make install`, `run`, `stop` and `bench` use the version PG (15):
 # `make run PG=18`. Each version V needs PG<V>_CONFIG: PostgreSQL 15 is
@@ -19,11 +20,13 @@
 #   test-sql, backend   25431           25437           the next port
 #   test-long           25460-25464     25475-25479     PG_FLAKE_LONG_PORT + 5 (V - 15), five ports
 #   test-clock          25490-25491                     (version PG)
+#   test-upgrade        25495           25496           PG_FLAKE_UPGRADE_PORT, the next
 #   bench               25440                           BENCH_PORT (version PG)
 # cargo pgrx test: pgrx 0.18.1 binds a free port itself (in the ephemeral
 # range; it has no setting for it). Data directories: .run/pg<V>
 # (make run); $(PG_FLAKE_TMP)/pg_flake-test-<V>[-backend],
-# pg_flake-long-<V>-<server> and pg_flake-pgrx-test-data/<V>-<pid> (tests).
+# pg_flake-long-<V>-<server>, pg_flake-pgrx-test-data/<V>-<pid> and
+# pgf-upgrade/pg15, pg18 (tests).
 
 PG_VERSIONS  ?= 15 18
 PG           ?= 15
@@ -44,7 +47,7 @@ RUN_PG_PORT := $(shell echo $$(($(RUN_PORT) + $(PG) - 15)))
 RUN_DATA    ?= $(CURDIR)/.run/pg$(PG)
 PSQL_RUN     = $(call pg_bin,$(PG))/psql -X -h 127.0.0.1 -p $(RUN_PG_PORT) -U postgres
 
-.PHONY: all prereqs install run stop test lint test-core test-pgrx test-sql test-long test-clock bench package clean
+.PHONY: all prereqs install run stop test lint test-core test-pgrx test-sql test-upgrade test-long test-clock bench package clean
 # The per-version targets (install-18, …) come from pattern rules: never
 # files, and none to delete afterwards.
 .SECONDARY:
@@ -86,8 +89,10 @@ run: install
 stop:
 	$(call with_pg,$(PG)) scripts/pg-server.sh stop $(RUN_DATA)
 
-## test: every suite, against every version in PG_VERSIONS; fails on the first failure.
-test: prereqs lint test-core test-pgrx test-sql
+## test: every suite, against every version in PG_VERSIONS; fails on the first failure:
+## lint, the core's tests, cargo pgrx test, the regression and integration tests
+## (test-sql), and, when PG_VERSIONS has both 15 and 18, test-upgrade.
+test: prereqs lint test-core test-pgrx test-sql $(if $(and $(filter 15,$(PG_VERSIONS)),$(filter 18,$(PG_VERSIONS))),test-upgrade)
 	@echo "make test: all suites passed (PostgreSQL $(PG_VERSIONS))"
 
 # Lint builds the extension with its default feature, pg15.
@@ -109,6 +114,16 @@ test-pgrx-%: prereqs-%
 test-sql: $(addprefix test-sql-,$(PG_VERSIONS))
 test-sql-%: install-%
 	$(call with_pg,$*) scripts/test-sql.sh
+
+## test-upgrade: pg_upgrade from PostgreSQL 15 to 18 keeps pg_flake's data and indexes
+## (10-30 s): a 15 server with a table per format (generated keys, NULLs, btree, hash
+## and BRIN indexes of every operator class), pg_upgrade --check then --link into a fresh
+## 18 cluster, the marks (pg_flake/) copied, then on 18: the same rows, amcheck on every
+## btree, hash/BRIN lookups against sequential scans, the README's skip-support snippet
+## and skip scans, generation above the old IDs with the clock behind, ANALYZE, REINDEX;
+## on 127.0.0.1:25495-25496 (scripts/test-upgrade.sh). Part of `make test`.
+test-upgrade: install-15 install-18
+	scripts/test-upgrade.sh
 
 ## test-long: the long-running tests (2-3 minutes per version), not part of `make test`:
 ## pgbench load (32 clients x 60 s, every generator), and node settings across servers
