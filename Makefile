@@ -19,7 +19,9 @@
 #   test-sql, shared    25430           25436           PG_FLAKE_TEST_PORT + 2 (V - 15)
 #   test-sql, backend   25431           25437           the next port
 #   test-long           25460-25464     25475-25479     PG_FLAKE_LONG_PORT + 5 (V - 15), five ports
-#   test-clock          25490-25491                     (version PG)
+#   test-clock          25490-25491     25490-25491     the same ports, one version at a time
+#   test-citus          25470-25472     25470-25472     the same ports
+#   test-package        25480                           (PostgreSQL 15 only)
 #   test-upgrade        25495           25496           PG_FLAKE_UPGRADE_PORT, the next
 #   bench               25440                           BENCH_PORT (version PG)
 # cargo pgrx test: pgrx 0.18.1 binds a free port itself (in the ephemeral
@@ -47,7 +49,7 @@ RUN_PG_PORT := $(shell echo $$(($(RUN_PORT) + $(PG) - 15)))
 RUN_DATA    ?= $(CURDIR)/.run/pg$(PG)
 PSQL_RUN     = $(call pg_bin,$(PG))/psql -X -h 127.0.0.1 -p $(RUN_PG_PORT) -U postgres
 
-.PHONY: all prereqs install run stop test lint test-core test-pgrx test-sql test-upgrade test-long test-clock bench package clean
+.PHONY: all prereqs install run stop test lint test-core test-pgrx test-sql test-upgrade test-long test-clock test-citus test-package bench package clean
 # The per-version targets (install-18, …) come from pattern rules: never
 # files, and none to delete afterwards.
 .SECONDARY:
@@ -125,10 +127,12 @@ test-sql-%: install-%
 test-upgrade: install-15 install-18
 	scripts/test-upgrade.sh
 
-## test-long: the long-running tests (2-3 minutes per version), not part of `make test`:
-## pgbench load (32 clients x 60 s, every generator), and node settings across servers
-## with logical replication (scripts/test-long.sh), against every version in PG_VERSIONS.
-test-long: $(addprefix test-long-,$(PG_VERSIONS))
+## test-long: the long-running tests, not part of `make test`, against every version in
+## PG_VERSIONS (about 6 minutes per version): test-long-V (pgbench load, 32 clients x 60 s,
+## every generator; node settings across servers with logical replication:
+## scripts/test-long.sh), test-clock-V, test-citus-V (skips without an installed Citus),
+## and, for PostgreSQL 15, test-package.
+test-long: $(foreach v,$(PG_VERSIONS),test-long-$(v) test-clock-$(v) test-citus-$(v)) $(if $(filter 15,$(PG_VERSIONS)),test-package)
 test-long-%: install-%
 	$(call with_pg,$*) scripts/test-long.sh
 
@@ -137,9 +141,25 @@ test-long-%: install-%
 ## clock behind, two databases, failover to a standby 10 s behind (asynchronous and
 ## synchronous), the bound pg_flake.max_clock_lag, and live steps of the clock while 6
 ## sessions generate; each preloaded and not, on 127.0.0.1:25490-25491
-## (scripts/test-clock.sh), against the version PG.
-test-clock: install
-	$(call with_pg,$(PG)) scripts/test-clock.sh
+## (scripts/test-clock.sh), against the version PG; test-clock-V against version V.
+test-clock: test-clock-$(PG)
+test-clock-%: install-%
+	$(call with_pg,$*) scripts/test-clock.sh
+
+## test-citus: a coordinator and two workers of an installed Citus, no pg_flake setting:
+## every ID distinct through INSERT ... SELECT, COPY, ADD COLUMN and direct writes on the
+## workers (scripts/test-citus.sh, 127.0.0.1:25470-25472); exits 0 with a notice when
+## Citus is not installed for that version (CI: it is in no registry). Version PG;
+## test-citus-V against version V.
+test-citus: test-citus-$(PG)
+test-citus-%: install-%
+	$(call with_pg,$*) scripts/test-citus.sh
+
+## test-package: builds the Debian package (make package, PostgreSQL 15), installs it with
+## apt into the machine's PostgreSQL 15 and runs CREATE EXTENSION and the regression suite
+## against it (scripts/test-package.sh, 127.0.0.1:25480). The package stays installed.
+test-package: package-15
+	PG_FLAKE_PACKAGE_MAJOR=15 scripts/test-package.sh
 
 ## bench: the benchmark suite (about 20 minutes): its own server on 127.0.0.1:25440,
 ## results into docs/BENCHMARKS.md and docs/bench-insert.png. Not part of `make test`.
@@ -149,8 +169,9 @@ bench: install
 ## package: the Debian package target/debian/postgresql-15-pg-flake_<version>_amd64.deb
 ## (release build by cargo pgrx package, then dpkg-deb; scripts/package-deb.sh). PG=18
 ## builds postgresql-18-pg-flake.
-package: prereqs-$(PG)
-	$(call with_pg,$(PG)) scripts/package-deb.sh
+package: package-$(PG)
+package-%: prereqs-%
+	$(call with_pg,$*) scripts/package-deb.sh
 
 clean: stop
 	cargo clean

@@ -40,19 +40,24 @@ BURST_ATTEMPTS=10
 DB=flake_long
 if [ $# -gt 0 ]; then parts=("$@"); else parts=(load nodes); fi
 
-# name|SQL type|generator. The first five are the coordination-based
-# formats (node settings, sequences); the last three are random.
-FORMATS=(
-    "sno|sno|sno_generate()"
-    "siq|siq|siq_generate('event')"
-    "snowflake|bigint|snowflake_generate()"
-    "kuid64|bigint|kuid64_generate()"
-    "kuid96|kuid96|kuid96_generate()"
-    "flaxid|flaxid|flaxid_generate()"
-    "distributed_id|distributed_id|distributed_id_generate()"
-    "distributed_id128|uuid|distributed_id128_generate()"
-)
-COORDINATED=("${FORMATS[@]:0:5}")
+# name|SQL type|generator call, one line per generator of the installed
+# extension (catalog_formats below reads them from the catalog, so a new
+# format is loaded and checked without an edit here); COORDINATED: those
+# with a node to coordinate, i.e. the formats pg_flake_node() lists.
+FORMATS=()
+COORDINATED=()
+# catalog_formats PORT: fills FORMATS and COORDINATED from that server's
+# catalog. A generator's arguments all have defaults, except siq's kind
+# (text), which is 'event' here.
+catalog_formats() {
+    mapfile -t FORMATS < <(value "$1" "SELECT regexp_replace(p.proname, '_generate$', '') || '|' || format_type(p.prorettype, NULL)
+            || '|' || p.proname || CASE WHEN p.pronargs = p.pronargdefaults THEN '()' ELSE '(''event'')' END
+        FROM pg_proc p JOIN pg_depend d ON d.classid = 'pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e'
+        JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'pg_flake'
+        WHERE p.proname LIKE '%\_generate' ORDER BY p.proname")
+    mapfile -t COORDINATED < <(printf '%s\n' "${FORMATS[@]}" | grep -E "^($(value "$1" "SELECT string_agg(format, '|') FROM pg_flake_node()"))\|")
+    echo "generators in the catalog: ${#FORMATS[@]} ($(printf '%s\n' "${FORMATS[@]}" | cut -d'|' -f1 | paste -sd' ' -)); with a node: ${#COORDINATED[@]}"
+}
 
 # Every server logs the SQLSTATE of each line (%e), so errors can be counted
 # by SQLSTATE from its log.
@@ -137,6 +142,7 @@ part_load() {
     t0=$(date +%s)
     echo "== load: $LOAD_CLIENTS clients for $LOAD_SECONDS s, every generator (PostgreSQL $major, server 127.0.0.1:$port, shared mode)"
     server load "$port"
+    catalog_formats "$port"
     mkdir -p "$dir"
     local scripts=()
     for f in "${FORMATS[@]}"; do
@@ -278,6 +284,12 @@ part_nodes() {
     t0=$(date +%s)
     echo "== nodes: three servers with different node settings, a fourth subscribing to all three (PostgreSQL $major)"
     server sub "$sub_port"
+    catalog_formats "$sub_port"
+    # The node settings and decoders below are per format: a format this
+    # script does not know yet fails here, not silently unchecked.
+    check "every format with a node has its decoder in DECODE" "$(
+        diff <(printf '%s\n' "${COORDINATED[@]}" | cut -d'|' -f1 | sort) \
+            <(printf '%s\n' "${DECODE[@]}" | cut -d'|' -f1 | sort) >/dev/null && echo t || echo f)"
     for f in "${COORDINATED[@]}"; do
         name=$(field 1 "$f")
         # kuid64 has no node field (it is for IDs that stay on one server),

@@ -52,8 +52,8 @@ echo "test-package: $name $version installed; the server on port $PORT loads $li
 
 OUT=$(mktemp -d /tmp/pg_flake-package-regress.XXXXXX)
 PGXS=$(dirname "$("$PG_BIN/pg_config" --pgxs)")
-tests=$(cd tests/regress/sql && ls *.sql | sed 's/\.sql$//' | sort)
-if ! "$PGXS/../test/regress/pg_regress" --use-existing --host=127.0.0.1 --port="$PORT" --user=postgres \
+tests=$(scripts/regress-tests.sh "$major")
+if ! "$PGXS/../test/regress/pg_regress" --use-existing --bindir="$PG_BIN" --host=127.0.0.1 --port="$PORT" --user=postgres \
     --inputdir=tests/regress --outputdir="$OUT" --dbname=regress_flake $tests; then
     cat "$OUT/regression.diffs" 2>/dev/null || true
     exit 1

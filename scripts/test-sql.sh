@@ -7,7 +7,8 @@
 #     pg_flake.public_id_key also requires (it is hidden from other roles
 #     only when the library is loaded before any SQL runs). Every suite,
 #     then the README's SQL examples (scripts/test-readme.py, which needs
-#     the key setting).
+#     the key setting), the Python package's tests (scripts/test-python.sh)
+#     and the driver recipes (scripts/test-clients.sh).
 #  2. not preloaded: per-backend generators (README "Guarantees") up to
 #     PostgreSQL 16; from 17 shared mode again, in a named DSM segment. The
 #     same regression tests, with the same expected output, except public_id
@@ -56,19 +57,20 @@ suite() {
     PG_FLAKE_TEST_LOG="$data/server.log" \
     PG_BIN="$PG_BIN" \
         cargo test --release -p pg_flake_integration -- --nocapture --test-threads=1 $filter
-    [ "$name" != preloaded ] || PG_BIN="$PG_BIN" PG_FLAKE_TEST_DSN="host=127.0.0.1 port=$port user=postgres dbname=postgres" \
-        python3 scripts/test-readme.py
+    if [ "$name" = preloaded ]; then
+        local server="host=127.0.0.1 port=$port user=postgres"
+        PG_FLAKE_TEST_DSN="$server dbname=postgres" python3 scripts/test-readme.py
+        # The clients (README "Clients"), each in a database of its own.
+        "${psql[@]}" -d postgres -c "CREATE DATABASE flake_python"
+        PG_FLAKE_TEST_DSN="$server dbname=flake_python" scripts/test-python.sh
+        PG_FLAKE_TEST_DSN="$server dbname=flake_clients" scripts/test-clients.sh
+    fi
     scripts/pg-server.sh stop "$data"
 }
 
 trap 'scripts/pg-server.sh stop "$DATA" || true; scripts/pg-server.sh stop "$BACKEND_DATA" || true' EXIT
-# Tests of what only later versions have: soft errors with COPY … ON_ERROR
-# (17+), btree skip support (18+).
-skip=" "
-[ "$major" -ge 17 ] || skip+="soft_errors "
-[ "$major" -ge 18 ] || skip+="skip_scan "
-all=$(cd tests/regress/sql && for t in *.sql; do
-    t=${t%.sql}; [[ $skip == *" $t "* ]] || echo "$t"; done)
+# The tests that apply to this version (soft errors 17+, skip support 18+).
+all=$(scripts/regress-tests.sh "$major")
 if [ "$major" -ge 17 ]; then not_preloaded_mode=shared; else not_preloaded_mode=backend; fi
 suite preloaded shared "$DATA" "$PORT" "$all" "" "shared_preload_libraries = 'pg_flake'"
 suite "not preloaded" "$not_preloaded_mode" "$BACKEND_DATA" "$BACKEND_PORT" \

@@ -135,10 +135,7 @@ async fn main() -> Result<()> {
     let dsn = std::env::var("PG_FLAKE_TEST_DSN")
         .unwrap_or_else(|_| "host=127.0.0.1 port=5432 user=postgres dbname=flake_clients".into());
     let client = connect(&dsn).await?;
-    println!(
-        "tokio-postgres 0.7 with flake-core {}",
-        env!("CARGO_PKG_VERSION")
-    );
+    println!("tokio-postgres 0.7 with flake-core (this repository's core/)");
     client
         .batch_execute(
             "CREATE EXTENSION IF NOT EXISTS pg_flake;
@@ -228,7 +225,8 @@ async fn main() -> Result<()> {
             "IDs made in Rust and IDs made by the server go both ways",
             async {
                 let mut clock = SystemClock;
-                let mut generator = SnoGenerator::new(SLOT_RULE.assign(0, 1)?, &mut clock)?;
+                let mut generator =
+                    SnoGenerator::starting_now(SLOT_RULE.assign(0, 1)?, &mut clock)?;
                 let ours: Vec<Sno> = (0..100)
                     .map(|_| generator.generate(&mut clock, 7, 42))
                     .collect::<flake_core::Result<_>>()?;
