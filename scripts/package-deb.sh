@@ -45,12 +45,17 @@ install -d "$root/DEBIAN" "$root/usr/lib/postgresql/$major/lib" \
 # and any upgrade scripts (sql/pg_flake--A--B.sql).
 install -m 644 "$staged_lib"/* "$root/usr/lib/postgresql/$major/lib/"
 install -m 644 "$staged_ext"/* "$root/usr/share/postgresql/$major/extension/"
+# And 0.1.0's install script as it landed, as `make install` adds it: CREATE
+# EXTENSION pg_flake VERSION '0.1.0' then works (README "Versions"; the
+# regression test upgrade needs it).
+install -m 644 sql/pg_flake--0.1.0.sql "$root/usr/share/postgresql/$major/extension/"
 # As dh_strip does: the symbol tables are most of a Rust library's size;
 # the dynamic symbols PostgreSQL looks up stay.
 strip --strip-unneeded --remove-section=.comment --remove-section=.note \
     "$root/usr/lib/postgresql/$major/lib/pg_flake.so"
 
-first_year=$(git log --reverse --format=%ad --date=format:%Y 2>/dev/null | head -n 1)
+# tail, not head: head would end the pipe early and pipefail take git's SIGPIPE.
+first_year=$(git log --format=%ad --date=format:%Y 2>/dev/null | tail -n 1)
 last_year=$(git log -1 --format=%ad --date=format:%Y 2>/dev/null || date +%Y)
 years=${first_year:-$last_year}
 [ "$years" = "$last_year" ] || years="$years-$last_year"

@@ -81,24 +81,7 @@ COMMON_CONF=(
     "citus.node_conninfo = 'sslmode=disable'"
 )
 
-OUT=$(mktemp -d "$DATA-out.XXXXXX")
-STARTED=()
-stop_all() {
-    local data
-    for data in "${STARTED[@]}"; do scripts/pg-server.sh stop "$data" || true; done
-}
-trap 'stop_all; rm -rf "$OUT"' EXIT
-
-failures=0
-# check DESCRIPTION SQL_BOOLEAN_RESULT (t or f)
-check() {
-    if [ "$2" = t ]; then
-        echo "  ok    $1"
-    else
-        echo "  FAIL  $1"
-        failures=$((failures + 1))
-    fi
-}
+source scripts/test-lib.sh
 
 # Citus's NOTICEs (shard creation, metadata sync) would drown the figures.
 export PGOPTIONS="-c client_min_messages=warning"
@@ -124,16 +107,6 @@ server() {
     psql_at "$name" -c "CREATE EXTENSION citus"
 }
 
-# errors_by_sqlstate NAME: the ERROR/FATAL/PANIC lines of a server's log,
-# counted by SQLSTATE; prints "none" when there are none.
-errors_by_sqlstate() {
-    awk '$6 ~ /^(ERROR|FATAL|PANIC):$/ { n[$5 " " $6]++ }
-         END { if (length(n) == 0) print "none"; for (k in n) print k, n[k] }' "$DATA-$1/server.log"
-}
-
-field() { cut -d'|' -f"$1" <<<"$2"; }
-elapsed() { echo $(($(date +%s) - $1)); }
-# server_case SQL_EXPR: a CASE naming the server whose port SQL_EXPR is.
 server_case() {
     echo "CASE $1 WHEN $PORT THEN 'coordinator' WHEN $((PORT + 1)) THEN 'worker1' WHEN $((PORT + 2)) THEN 'worker2' ELSE ($1)::text END"
 }
@@ -409,7 +382,7 @@ check "INSERT ... SELECT with DEFAULT kuid64_generate() refused, naming Citus (n
     "$(grep -qi '^ERROR: .*citus' <<<"$out" && ! grep -q '23505' <<<"$out" && [ "$(coord "SELECT count(*) FROM pk_kuid64")" = 0 ] && echo t || echo f)"
 
 for s in "${SERVERS[@]}"; do
-    echo "$s: server errors by SQLSTATE: $(errors_by_sqlstate "$s" | paste -sd, -)"
+    echo "$s: server errors by SQLSTATE: $(errors_by_sqlstate "$s")"
 done
 dups=$(cat "${STARTED[@]/%//server.log}" | grep -c ' 23505 ERROR: ' || true)
 check "no unique_violation (23505) in any server's log" "$([ "$dups" = 0 ] && echo t || echo f)"

@@ -87,25 +87,7 @@ mode_label() {
     esac
 }
 
-OUT=$(mktemp -d "$DATA-out.XXXXXX")
-STARTED=()
-stop_all() {
-    local data
-    for data in "${STARTED[@]}"; do scripts/pg-server.sh stop "$data" 2>/dev/null || true; done
-}
-trap 'stop_all; rm -rf "$OUT"' EXIT
-
-failures=0
-# check DESCRIPTION RESULT (t or f)
-check() {
-    if [ "$2" = t ]; then
-        echo "  ok    $1"
-    else
-        echo "  FAIL  $1"
-        failures=$((failures + 1))
-    fi
-}
-is() { "$@" && echo t || echo f; }
+source scripts/test-lib.sh
 
 psql_db() { # PORT DB [psql args...]
     local port=$1 db=$2
@@ -123,7 +105,6 @@ value() { psql_at "$1" -tA -c "$2"; }
 # settings once it has loaded it).
 setting() { psql_at "$1" -tA -c "LOAD 'pg_flake'" -c "SHOW $2"; }
 
-field() { cut -d'|' -f"$1" <<<"$2"; }
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
 
@@ -205,31 +186,6 @@ setup_database() {
 }
 
 postmaster_pid() { head -n 1 "$DATA-$1/postmaster.pid"; }
-
-# errors_by_sqlstate NAME: the ERROR/FATAL/PANIC lines of a server's log counted by
-# SQLSTATE, or "none".
-errors_by_sqlstate() {
-    awk '$6 ~ /^(ERROR|FATAL|PANIC):$/ { n[$5 " " $6]++ }
-         END { if (length(n) == 0) print "none"; for (k in n) print k, n[k] }' "$DATA-$1/server.log" | sort | paste -sd, -
-}
-# check_log NAME [SQLSTATE...]: no ERROR/FATAL/PANIC line in the server's
-# log but of the SQLSTATEs given (the ones the part provokes); on failure,
-# the first such lines with what follows them.
-check_log() {
-    local name=$1
-    shift
-    local allowed=" $* " bad
-    bad=$(awk -v allowed="$allowed" '$6 ~ /^(ERROR|FATAL|PANIC):$/ && (index(allowed, " " $5 " ") == 0 || $6 == "PANIC:") { n++ }
-          END { print n + 0 }' "$DATA-$name/server.log")
-    check "$name: server log without unexpected errors (by SQLSTATE: $(errors_by_sqlstate "$name"); expected: ${*:-none})" \
-        "$(is [ "$bad" = 0 ])"
-    if [ "$bad" != 0 ]; then
-        awk -v allowed="$allowed" '$6 ~ /^(ERROR|FATAL|PANIC):$/ && (index(allowed, " " $5 " ") == 0 || $6 == "PANIC:") {
-                 if (++shown > 10) exit; more = 1; print "        " $0; next }
-             more && ($6 ~ /^(DETAIL|HINT|CONTEXT|STATEMENT|QUERY):$/ || $0 !~ /^[0-9][0-9][0-9][0-9]-/) { print "        " $0; next }
-             { more = 0 }' "$DATA-$name/server.log"
-    fi
-}
 
 # --- generation ----------------------------------------------------------
 
@@ -321,7 +277,8 @@ tried() {
 
 # --- restart -------------------------------------------------------------
 part_restart() {
-    local mode=$1 name=restart-$mode port=$PORT t0
+    local mode=$1
+    local name=restart-$mode port=$PORT t0
     t0=$(now)
     echo "== restart ($(mode_label "$mode")): 127.0.0.1:$port"
     server "$name" "$port" "$mode"
@@ -359,7 +316,8 @@ part_restart() {
 
 # --- crash ---------------------------------------------------------------
 part_crash() {
-    local mode=$1 name=crash-$mode port=$PORT t0 pm pid killed
+    local mode=$1
+    local name=crash-$mode port=$PORT t0 pm pid killed
     t0=$(now)
     echo "== crash ($(mode_label "$mode")): 127.0.0.1:$port"
     server "$name" "$port" "$mode"
@@ -394,7 +352,8 @@ part_crash() {
 
 # --- two databases -------------------------------------------------------
 part_databases() {
-    local mode=$1 name=databases-$mode port=$PORT t0 f other=${DB}_other
+    local mode=$1
+    local name=databases-$mode port=$PORT t0 f other=${DB}_other
     t0=$(now)
     echo "== two databases ($(mode_label "$mode")): 127.0.0.1:$port, $DB and $other"
     server "$name" "$port" "$mode"
@@ -570,7 +529,8 @@ part_failover() {
 
 # --- bound ---------------------------------------------------------------
 part_bound() {
-    local mode=$1 name=bound-$mode port=$PORT t0
+    local mode=$1
+    local name=bound-$mode port=$PORT t0
     t0=$(now)
     echo "== bound ($(mode_label "$mode")): 127.0.0.1:$port, a restart with the clock 90 s behind"
     server "$name" "$port" "$mode"

@@ -67,24 +67,7 @@ COMMON_CONF=(
     "max_connections = 100"
 )
 
-OUT=$(mktemp -d "$DATA-out.XXXXXX")
-STARTED=()
-stop_all() {
-    local data
-    for data in "${STARTED[@]}"; do scripts/pg-server.sh stop "$data" || true; done
-}
-trap 'stop_all; rm -rf "$OUT"' EXIT
-
-failures=0
-# check DESCRIPTION SQL_BOOLEAN_RESULT (t or f)
-check() {
-    if [ "$2" = t ]; then
-        echo "  ok    $1"
-    else
-        echo "  FAIL  $1"
-        failures=$((failures + 1))
-    fi
-}
+source scripts/test-lib.sh
 
 psql_at() { # PORT [psql args...]: the test database on that server
     local port=$1
@@ -105,36 +88,6 @@ server() {
     psql -X -q -h 127.0.0.1 -p "$port" -U postgres -d postgres -c "CREATE DATABASE $DB"
     psql_at "$port" -c "CREATE EXTENSION pg_flake"
 }
-
-# errors_by_sqlstate NAME: the ERROR/FATAL/PANIC lines of a server's log,
-# counted by SQLSTATE; prints "none" when there are none.
-errors_by_sqlstate() {
-    awk '$6 ~ /^(ERROR|FATAL|PANIC):$/ { n[$5 " " $6]++ }
-         END { if (length(n) == 0) print "none"; for (k in n) print k, n[k] }' "$DATA-$1/server.log"
-}
-error_count() {
-    awk '$6 ~ /^(ERROR|FATAL|PANIC):$/ { n++ } END { print n + 0 }' "$DATA-$1/server.log"
-}
-# check_log_clean NAME DESCRIPTION: the check that a server's log has no
-# ERROR/FATAL/PANIC line; on failure it prints the first of them with the
-# lines that follow each (DETAIL, CONTEXT, STATEMENT), so that a run which
-# only leaves its output behind (CI) still says what went wrong.
-check_log_clean() {
-    local log=$DATA-$1/server.log
-    if [ "$(error_count "$1")" = 0 ]; then
-        check "$2" t
-        return
-    fi
-    check "$2" f
-    awk '$6 ~ /^(ERROR|FATAL|PANIC):$/ { if (++shown > 10) exit; more = 1; print "        " $0; next }
-         more && ($6 ~ /^(DETAIL|HINT|CONTEXT|STATEMENT|QUERY):$/ || $0 !~ /^[0-9][0-9][0-9][0-9]-/) { print "        " $0; next }
-         { more = 0 }' "$log"
-}
-
-# field N LINE: the Nth |-separated field of a format line.
-field() { cut -d'|' -f"$1" <<<"$2"; }
-
-elapsed() { echo $(($(date +%s) - $1)); }
 
 # --- load ---------------------------------------------------------------
 part_load() {
@@ -232,7 +185,7 @@ part_load() {
     check "no duplicate IDs" "$(value "$port" "SELECT bool_and(duplicates = 0) FROM load_result")"
     check "issued = rows for the coordination-based formats (no ID lost to a failed insert)" \
         "$(value "$port" "SELECT bool_and(issued = rows) AND count(issued) = ${#COORDINATED[@]} FROM load_result")"
-    check_log_clean load "0 ERROR/FATAL lines in the server log"
+    check_log load
     scripts/pg-server.sh stop "$DATA-load"
     echo "load: $(elapsed "$t0") s"
 }
@@ -386,10 +339,10 @@ part_nodes() {
     check "no apply or sync error in pg_stat_subscription_stats" "$([ "$errors" = 0 ] && echo t || echo f)"
     local conflicts
     conflicts=$(grep -ciE 'duplicate key|conflict' "$DATA-sub/server.log" || true)
-    echo "subscriber log: $conflicts 'duplicate key'/'conflict' lines; errors by SQLSTATE: $(errors_by_sqlstate sub | paste -sd, -)"
+    echo "subscriber log: $conflicts 'duplicate key'/'conflict' lines; errors by SQLSTATE: $(errors_by_sqlstate sub)"
     check "no conflict in the subscriber log" "$([ "$conflicts" = 0 ] && echo t || echo f)"
     for n in sub "${NODE_NAMES[@]}"; do
-        check_log_clean "$n" "0 ERROR/FATAL lines in the $n server's log"
+        check_log "$n"
     done
 
     echo "decoded node per format and origin (subscriber):"
@@ -508,7 +461,7 @@ part_same_settings() {
             "$(value "$a" "SELECT coalesce(bool_or(collisions > 0 AND rejected_by_pk = collisions), false)
                 FROM collisions WHERE format = '$name2'")"
     done
-    echo "server errors by SQLSTATE: same-a: $(errors_by_sqlstate same-a | paste -sd, -) (the refused merges); same-b: $(errors_by_sqlstate same-b | paste -sd, -)"
+    echo "server errors by SQLSTATE: same-a: $(errors_by_sqlstate same-a) (the refused merges); same-b: $(errors_by_sqlstate same-b)"
     for n in same-a same-b; do scripts/pg-server.sh stop "$DATA-$n"; done
     echo "nodes, same settings: $(elapsed "$t0") s"
 }

@@ -36,7 +36,7 @@ from .snowflake import (
     snowflake_parts,
 )
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 #: The value class of each native SQL type, by type name.
 TYPES = {cls.TYPE_NAME: cls for cls in (Sno, Siq, DistributedId, FlaxId, Kuid96)}
