@@ -10,7 +10,7 @@
 //! before a higher mark is recorded, and it starts above the mark a previous
 //! run left, whatever the clock says.
 //!
-//! A format declares its generator with [`generator!`](crate::generator!);
+//! A format declares its generator with [`generator!`](crate::generator::generator!);
 //! the registry (`src/registry.rs`) lists them, and `_PG_init` hands that list
 //! to [`register`]. Nothing here knows the formats.
 
@@ -130,7 +130,7 @@ struct ServerState<G> {
 
 /// A coordination-based generator of one format: one per backend in
 /// `local`, or, once attached to shared memory (shared mode), one for the
-/// whole server. Declare it with [`generator!`](crate::generator!).
+/// whole server. Declare it with [`generator!`](crate::generator::generator!).
 ///
 /// The spinlock is held for one step of the sequencer, tens of instructions;
 /// an LWLock was measured as well and was no faster (`docs/BENCHMARKS.md`).
@@ -141,7 +141,6 @@ pub struct Generator<G: 'static> {
 }
 
 /// Declares a format's [`Generator`]: `generator!(pub NAME: Type, "format")`.
-#[macro_export]
 macro_rules! generator {
     ($vis:vis $name:ident: $generator:ty, $format:literal) => {
         $vis static $name: $crate::generator::Generator<$generator> = {
@@ -153,6 +152,7 @@ macro_rules! generator {
         };
     };
 }
+pub(crate) use generator;
 
 /// What a generator does with a mark: record it durably (the marks file, then
 /// the WAL where there is one) and say what was recorded.

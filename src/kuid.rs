@@ -33,8 +33,8 @@ pgrx::extension_sql_file!(
     creates = [Type(Kuid96)]
 );
 
-crate::generator!(pub KUID64: Kuid64Generator, "kuid64");
-crate::generator!(pub KUID96: Kuid96Generator, "kuid96");
+crate::generator::generator!(pub KUID64: Kuid64Generator, "kuid64");
+crate::generator::generator!(pub KUID96: Kuid96Generator, "kuid96");
 
 pub static FORMAT: Format = Format {
     name: "kuid",

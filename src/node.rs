@@ -103,7 +103,6 @@ impl FormatSetting {
 
 /// Declares the check and assign hooks of a format's own node setting:
 /// `format_setting_hooks!(SNO_NODE_SET, check_sno_node, assign_sno_node, i32)`.
-#[macro_export]
 macro_rules! format_setting_hooks {
     ($setting:path, $check:ident, $assign:ident, $value:ty) => {
         unsafe extern "C-unwind" fn $check(
@@ -121,6 +120,7 @@ macro_rules! format_setting_hooks {
         }
     };
 }
+pub(crate) use format_setting_hooks;
 
 /// A format's own node setting and how to read the node number from it.
 pub type FormatNode = (&'static FormatSetting, fn() -> u32);

@@ -34,7 +34,7 @@ pgrx::extension_sql_file!(
     creates = [Type(Siq)]
 );
 
-crate::generator!(pub GENERATOR: SiqGenerator, "siq");
+crate::generator::generator!(pub GENERATOR: SiqGenerator, "siq");
 
 pub static FORMAT: Format = Format {
     name: "siq",
@@ -57,7 +57,7 @@ static SIQ_DOMAIN: GucSetting<Option<CString>> = GucSetting::<Option<CString>>::
 /// `pg_flake.siq_node`, which overrides `pg_flake.node` where set.
 static SIQ_NODE: GucSetting<i32> = GucSetting::<i32>::new(0);
 static SIQ_NODE_SET: FormatSetting = FormatSetting::new("pg_flake.siq_node");
-crate::format_setting_hooks!(SIQ_NODE_SET, check_siq_node, assign_siq_node, i32);
+crate::node::format_setting_hooks!(SIQ_NODE_SET, check_siq_node, assign_siq_node, i32);
 
 /// SHA-256-derived hash of `pg_flake.siq_domain`, computed when the setting
 /// changes rather than for every ID.

@@ -25,7 +25,7 @@ pgrx::extension_sql_file!(
     creates = [Type(Sno)]
 );
 
-crate::generator!(pub GENERATOR: SnoGenerator, "sno");
+crate::generator::generator!(pub GENERATOR: SnoGenerator, "sno");
 
 pub static FORMAT: Format = Format {
     name: "sno",
@@ -45,7 +45,7 @@ pub static NODE: NodeField = NodeField {
 /// `pg_flake.sno_node`, which overrides `pg_flake.node` where set.
 static SNO_NODE: GucSetting<i32> = GucSetting::<i32>::new(0);
 static SNO_NODE_SET: FormatSetting = FormatSetting::new("pg_flake.sno_node");
-crate::format_setting_hooks!(SNO_NODE_SET, check_sno_node, assign_sno_node, i32);
+crate::node::format_setting_hooks!(SNO_NODE_SET, check_sno_node, assign_sno_node, i32);
 
 fn define_settings() {
     // SAFETY: the hooks never raise errors or panic.

@@ -18,7 +18,7 @@ use pgrx::prelude::*;
 use std::ffi::{c_char, c_void, CString};
 use std::sync::atomic::{AtomicI64, Ordering};
 
-crate::generator!(pub GENERATOR: SnowflakeGenerator, "snowflake");
+crate::generator::generator!(pub GENERATOR: SnowflakeGenerator, "snowflake");
 
 pub static FORMAT: Format = Format {
     name: "snowflake",
@@ -40,7 +40,7 @@ pub static NODE: NodeField = NodeField {
 /// `pg_flake.snowflake_worker`, which overrides `pg_flake.node` where set.
 static SNOWFLAKE_WORKER: GucSetting<i32> = GucSetting::<i32>::new(0);
 static SNOWFLAKE_WORKER_SET: FormatSetting = FormatSetting::new("pg_flake.snowflake_worker");
-crate::format_setting_hooks!(
+crate::node::format_setting_hooks!(
     SNOWFLAKE_WORKER_SET,
     check_snowflake_worker,
     assign_snowflake_worker,
