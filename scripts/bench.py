@@ -1,10 +1,20 @@
 #!/usr/bin/env python3
-"""The driver of `make bench` (scripts/bench.sh starts and stops the server).
+"""The driver of `make bench` (scripts/bench.sh starts and stops the servers).
 
-    bench.py backend   measurements against the server in per-backend mode
-    bench.py shared    the shared-mode rows (server restarted with preloading)
-    bench.py codecs    the criterion benchmarks of the core crate
-    bench.py report    docs/BENCHMARKS.md (between its markers) and the chart
+One PostgreSQL version per run (the server bench.sh started, BENCH_PG_MAJOR):
+
+    bench.py backend   measurements against the server not preloaded
+                       (per-backend generators on 15 and 16, shared from 17)
+    bench.py shared    the preloaded rows (server restarted with preloading)
+    bench.py marks plain|preloaded
+                       the cost of durable marks, with fsync = on
+    bench.py report    docs/BENCHMARKS.md (this version's section, between
+                       its markers) and this version's insert chart
+
+and, with no server, once for all versions:
+
+    bench.py codecs         the criterion benchmarks of the core crate
+    bench.py report-codecs  their section of docs/BENCHMARKS.md
 
 Raw results accumulate in $BENCH_OUT/results.json. Only the standard library
 is used; every connection goes to 127.0.0.1.
@@ -18,12 +28,15 @@ import shutil
 import statistics
 import subprocess
 import sys
+import threading
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PG_BIN = os.environ.get("PG_BIN", "/usr/lib/postgresql/15/bin")
 PORT = os.environ.get("BENCH_PORT", "25440")
 OUT = os.environ.get("BENCH_OUT", "/tmp/pg_flake-bench")
+DATA = os.environ.get("BENCH_DATA", "")
+PG_MAJOR = os.environ.get("BENCH_PG_MAJOR", "15")
 QUICK = os.environ.get("BENCH_QUICK") == "1"
 RESULTS = os.path.join(OUT, "results.json")
 DB = "bench"
@@ -45,12 +58,22 @@ CONC_ROUNDS = 1 if QUICK else 3
 PGBENCH_SEED = 42
 SORT_SEED = 0.42
 CODEC_TARGET_NS = 30.0
+# Durable marks (bench.py marks): generation again with fsync = on, the
+# latency of the calls that record a mark, and the marks recorded under load.
+MARKS_GEN_REPS = 2 if QUICK else 3
+MARK_CALLS = 200 if QUICK else 2000              # single calls, MARK_PAUSE apart
+MARK_PAUSE = 0.005                               # s
+MARK_LOAD_CLIENTS = 8
+MARK_LOAD_SECONDS = 3 if QUICK else 10
+MARK_FORMATS = ["sno", "siq", "snowflake", "kuid64", "kuid96"]
+ARGUMENTS = {"siq": "'message'"}
 
 # Generation: (label, SQL expression, class). Classes: floor, baseline,
 # coordination (sno, siq, snowflake, kuid64, kuid96) and random.
 GENERATORS = [
     ("floor", "1", "floor"),
     ("gen_random_uuid()", "gen_random_uuid()", "baseline"),
+    ("uuidv7()", "uuidv7()", "baseline"),
     ("uuid_generate_v1mc()", "uuid_generate_v1mc()", "baseline"),
     ("nextval", "nextval('bench_seq')", "baseline"),
     ("sno_generate()", "sno_generate()", "coordination"),
@@ -62,12 +85,14 @@ GENERATORS = [
     ("distributed_id128_generate()", "distributed_id128_generate()", "random"),
     ("flaxid_generate()", "flaxid_generate()", "random"),
 ]
-SHARED_GENERATORS = [g for g in GENERATORS if g[2] != "random" and g[0] != "uuid_generate_v1mc()"]
+SHARED_GENERATORS = [g for g in GENERATORS if g[2] != "random" and g[0] not in ("uuid_generate_v1mc()", "uuidv7()")]
+MARKS_GENERATORS = SHARED_GENERATORS
 
 # Bulk insert: (key, label, column definition, class).
 TABLES = [
     ("identity", "bigint identity", "bigint GENERATED ALWAYS AS IDENTITY", "baseline"),
     ("uuid4", "uuid v4 (gen_random_uuid)", "uuid DEFAULT gen_random_uuid()", "baseline"),
+    ("uuid7", "uuid v7 (uuidv7)", "uuid DEFAULT uuidv7()", "baseline"),
     ("uuid1mc", "uuid v1mc (uuid_generate_v1mc)", "uuid DEFAULT uuid_generate_v1mc()", "baseline"),
     ("sno", "sno", "sno DEFAULT sno_generate()", "flake"),
     ("siq", "siq", "siq DEFAULT siq_generate('message')", "flake"),
@@ -82,8 +107,35 @@ TABLE = {t[0]: t for t in TABLES}
 SHARED_TABLES = ["identity", "sno", "snowflake", "kuid64", "kuid96"]
 # Sort and lookups: every native type against uuid and bigint. snowflake and
 # kuid64 are bigint values (the identity row), distributed_id128 a uuid.
-KEYED = ["identity", "uuid4", "uuid1mc", "sno", "siq", "flaxid", "distributed_id", "kuid96"]
+KEYED = ["identity", "uuid4", "uuid7", "uuid1mc", "sno", "siq", "flaxid", "distributed_id", "kuid96"]
 NATIVE = ["sno", "siq", "flaxid", "distributed_id", "kuid96"]
+
+# Baselines a server may not have: PostgreSQL's own uuidv7() (18+), and
+# uuid-ossp's uuid_generate_v1mc() (a contrib module: the PostgreSQL 18
+# build from PyPI has none).
+REQUIRES = {"uuidv7()": "uuidv7", "uuid7": "uuidv7",
+            "uuid_generate_v1mc()": "uuid-ossp", "uuid1mc": "uuid-ossp"}
+
+
+def detect_features():
+    row = psql("SELECT to_regprocedure('uuidv7()') IS NOT NULL, "
+               "EXISTS (SELECT 1 FROM pg_available_extensions WHERE name = 'uuid-ossp');", db="postgres")
+    uuidv7, ossp = row.strip().split("|")
+    return [f for f, have in (("uuidv7", uuidv7), ("uuid-ossp", ossp)) if have == "t"]
+
+
+def restrict_to(features):
+    """Drops the baselines this server does not have from every list."""
+    global GENERATORS, SHARED_GENERATORS, MARKS_GENERATORS, TABLES, TABLE, KEYED
+
+    def have(name):
+        return REQUIRES.get(name) is None or REQUIRES[name] in features
+    GENERATORS = [g for g in GENERATORS if have(g[0])]
+    SHARED_GENERATORS = [g for g in SHARED_GENERATORS if have(g[0])]
+    MARKS_GENERATORS = [g for g in MARKS_GENERATORS if have(g[0])]
+    TABLES = [t for t in TABLES if have(t[0])]
+    TABLE = {t[0]: t for t in TABLES}
+    KEYED = [k for k in KEYED if have(k)]
 
 # Why a target can be out of reach, whatever the code does: stated next to
 # the rows concerned (capacities from the formats' layouts and the slot rule).
@@ -192,30 +244,138 @@ def median(xs):
     return statistics.median(xs)
 
 
+# Other load. The machine may be shared (other users, builds, test servers):
+# a thread samples /proc every LOAD_SAMPLE s and counts the CPU time of every
+# process that is neither this run's (descendants of bench.sh) nor its
+# server's (descendants of its postmaster). Processes that live for less
+# than one sample are missed: the figure is a lower bound.
+LOAD_SAMPLE = 2.0
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+
+
+def process_table():
+    """{pid: (ppid, name, cpu ticks)} of every process."""
+    table = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                stat = f.read()
+        except OSError:
+            continue
+        name = stat[stat.index("(") + 1:stat.rindex(")")]
+        fields = stat[stat.rindex(")") + 2:].split()
+        table[int(entry)] = (int(fields[1]), name, int(fields[11]) + int(fields[12]))
+    return table
+
+
+def postmaster_pid():
+    try:
+        with open(os.path.join(DATA, "postmaster.pid")) as f:
+            return int(f.readline())
+    except (OSError, ValueError):
+        return None
+
+
+class LoadWatch:
+    """Samples other processes' CPU use; `section(name)` brackets a measurement."""
+
+    def __init__(self):
+        self.samples = []          # (time, CPUs used by others, {name: CPUs})
+        self.sections = {}
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self.run, daemon=True)
+        self.thread.start()
+
+    def ours(self, table):
+        roots = {os.getpid(), os.getppid()} | ({postmaster_pid()} - {None})
+        mine = set()
+        for pid in table:
+            p, seen = pid, 0
+            while p > 1 and seen < 64:
+                if p in roots:
+                    mine.add(pid)
+                    break
+                p, seen = table.get(p, (0, "", 0))[0], seen + 1
+        return mine
+
+    def run(self):
+        before, t0 = process_table(), time.time()
+        while not self.stop.wait(LOAD_SAMPLE):
+            now, t1 = process_table(), time.time()
+            mine = self.ours(now)
+            names = {}
+            for pid, (_, name, ticks) in now.items():
+                if pid in mine or pid not in before or before[pid][1] != name:
+                    continue
+                used = (ticks - before[pid][2]) / CLK_TCK / (t1 - t0)
+                if used > 0:
+                    names[name] = names.get(name, 0) + used
+            self.samples.append((t1, sum(names.values()), names))
+            before, t0 = now, t1
+
+    def section(self, name):
+        watch = self
+
+        class Section:
+            def __enter__(self):
+                self.start = time.time()
+
+            def __exit__(self, *exc):
+                watch.sections[name] = (self.start, time.time())
+        return Section()
+
+    def summary(self):
+        """{section: {"mean", "max" (CPUs), "top" (busiest other programs)}}."""
+        self.stop.set()
+        self.thread.join()
+        out = {}
+        for name, (start, end) in self.sections.items():
+            inside = [s for s in self.samples if start < s[0] <= end + LOAD_SAMPLE / 2]
+            if not inside:
+                continue
+            by_name = {}
+            for _, _, names in inside:
+                for n, used in names.items():
+                    by_name[n] = by_name.get(n, 0) + used / len(inside)
+            top = sorted(by_name.items(), key=lambda x: -x[1])[:3]
+            out[name] = {"mean": statistics.mean(s[1] for s in inside), "max": max(s[1] for s in inside),
+                         "top": [[n, round(u, 2)] for n, u in top if u >= 0.05]}
+        return out
+
+
 # --------------------------------------------------------------- measurements
 
 def setup_database():
     if not psql("SELECT 1 FROM pg_database WHERE datname = 'bench'", db="postgres").strip():
         psql("CREATE DATABASE bench", db="postgres")
     psql('CREATE EXTENSION IF NOT EXISTS pg_flake;\n'
-         'CREATE EXTENSION IF NOT EXISTS "uuid-ossp";\n'
-         'CREATE SEQUENCE IF NOT EXISTS bench_seq;\n')
+         + ('CREATE EXTENSION IF NOT EXISTS "uuid-ossp";\n' if TABLE.get("uuid1mc") else "")
+         + 'CREATE SEQUENCE IF NOT EXISTS bench_seq;\n')
+
+
+def generator_mode():
+    """`backend` or `shared`: how this server runs the generators (README
+    "Shared mode"), as pg_flake_generator_state() says after one ID."""
+    return psql("SELECT sno_generate();\nSELECT DISTINCT mode FROM pg_flake_generator_state();")\
+        .strip().splitlines()[-1]
 
 
 def generation_query(expr):
     return f"SELECT count({expr}) FROM generate_series(1, {N_GEN});"
 
 
-def measure_generation(generators):
-    """GEN_REPS rounds over every generator, one fresh session per measurement
+def measure_generation(generators, reps=GEN_REPS):
+    """`reps` rounds over every generator, one fresh session per measurement
     (warmed up with 1000 calls first, so library loading is not timed)."""
     times = {g[0]: [] for g in generators}
-    for rep in range(GEN_REPS):
+    for rep in range(reps):
         for label, expr, _ in generators:
             ms = timed(generation_query(expr),
                        setup=f"SELECT count({expr}) FROM generate_series(1, 1000);")
             times[label].append(ms)
-            log(f"generation {rep + 1}/{GEN_REPS}: {label}: {ms:.1f} ms")
+            log(f"generation {rep + 1}/{reps}: {label}: {ms:.1f} ms")
     return times
 
 
@@ -326,51 +486,211 @@ def measure_concurrent():
 
 
 def phase_backend():
-    results = {"quick": QUICK}
+    features = detect_features()
+    restrict_to(features)
+    results = {"quick": QUICK, "pg_major": PG_MAJOR, "features": features}
+    watch = LoadWatch()
     setup_database()
-    log("generation cost (per-backend mode)")
-    results["generation"] = measure_generation(GENERATORS)
+    results["modes"] = {"backend": generator_mode()}
+    log(f"generation cost (not preloaded: {results['modes']['backend']} mode)")
+    with watch.section("generation"):
+        results["generation"] = measure_generation(GENERATORS)
     save(results)
     log("bulk insert")
-    results["insert"] = measure_insert([t[0] for t in TABLES])
+    with watch.section("insert"):
+        results["insert"] = measure_insert([t[0] for t in TABLES])
     save(results)
     log("preparing sort and lookup tables")
     prepare_keyed()
     log("sort")
-    results["sort"] = measure_sort()
+    with watch.section("sort"):
+        results["sort"] = measure_sort()
     save(results)
     log("lookups")
-    results["lookups"] = measure_lookups()
+    with watch.section("lookups"):
+        results["lookups"] = measure_lookups()
     save(results)
     log("concurrent generation")
-    results["concurrent"] = measure_concurrent()
+    with watch.section("concurrent"):
+        results["concurrent"] = measure_concurrent()
     results["server"] = {
         "version": psql("SELECT version();").strip(),
         "settings": psql("SELECT name || ' = ' || setting || coalesce(' ' || unit, '') FROM pg_settings "
                          "WHERE name IN ('shared_buffers', 'work_mem', 'maintenance_work_mem', 'max_wal_size', "
                          "'min_wal_size', 'checkpoint_timeout', 'synchronous_commit', 'fsync', 'autovacuum', "
                          "'jit', 'max_parallel_workers_per_gather', 'max_connections', 'wal_level', "
-                         "'shared_preload_libraries') ORDER BY name;").strip().splitlines(),
+                         "'shared_preload_libraries', 'data_checksums', 'io_method') ORDER BY name;")
+        .strip().splitlines(),
     }
+    results["load"] = watch.summary()
     save(results)
 
 
 def phase_shared():
     results = load()
+    restrict_to(results["features"])
     preload = psql("SHOW shared_preload_libraries;").strip()
     if preload != "pg_flake":
         sys.exit(f"bench: shared phase needs pg_flake preloaded (have {preload!r})")
-    log("generation cost (shared mode)")
-    results["shared_generation"] = measure_generation(SHARED_GENERATORS)
+    watch = LoadWatch()
+    results["modes"]["preloaded"] = generator_mode()
+    log("generation cost (preloaded)")
+    with watch.section("shared_generation"):
+        results["shared_generation"] = measure_generation(SHARED_GENERATORS)
     save(results)
-    log("bulk insert (shared mode)")
-    results["shared_insert"] = measure_insert(SHARED_TABLES, prefix="shared")
+    log("bulk insert (preloaded)")
+    with watch.section("shared_insert"):
+        results["shared_insert"] = measure_insert(SHARED_TABLES, prefix="shared")
     psql("".join(f"DROP TABLE shared_{k};\n" for k in SHARED_TABLES))
+    results["load"].update(watch.summary())
+    save(results)
+
+
+# ------------------------------------------------------------- durable marks
+
+# The latency of single calls, some of which record a mark: each call timed
+# inside the server (clock_timestamp() around it, so the client round trip
+# does not blur it), with whether the generator's mark moved during it.
+MARK_LATENCY_FUNCTION = """
+CREATE OR REPLACE FUNCTION bench_mark_latency(calls int, pause float8)
+RETURNS TABLE (us float8, recorded boolean) LANGUAGE plpgsql AS $$
+DECLARE
+    t0 timestamptz;
+    t1 timestamptz;
+    m0 numeric;
+    m1 numeric;
+BEGIN
+    PERFORM sno_generate();
+    FOR i IN 1 .. calls LOOP
+        SELECT mark_unit INTO m0 FROM pg_flake_generator_state() WHERE format = 'sno';
+        t0 := clock_timestamp();
+        PERFORM sno_generate();
+        t1 := clock_timestamp();
+        SELECT mark_unit INTO m1 FROM pg_flake_generator_state() WHERE format = 'sno';
+        us := extract(epoch FROM t1 - t0) * 1e6;
+        recorded := m1 <> m0;
+        RETURN NEXT;
+        PERFORM pg_sleep(pause);
+    END LOOP;
+END $$;
+"""
+
+
+def percentile(xs, p):
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(round(p / 100 * (len(xs) - 1))))] if xs else None
+
+
+def measure_mark_latency():
+    psql(MARK_LATENCY_FUNCTION)
+    rows = psql(f"SELECT us, recorded FROM bench_mark_latency({MARK_CALLS}, {MARK_PAUSE});")
+    marked, plain = [], []
+    for line in rows.strip().splitlines():
+        us, recorded = line.split("|")
+        (marked if recorded == "t" else plain).append(float(us))
+    out = {"calls": len(marked) + len(plain), "recorded": len(marked)}
+    for name, xs in (("plain", plain), ("marked", marked)):
+        out[name] = {"median": percentile(xs, 50), "p90": percentile(xs, 90), "max": max(xs) if xs else None}
+    log(f"mark latency: {out}")
+    return out
+
+
+def fsync_latency():
+    """pg_test_fsync's open_datasync/fdatasync figure for one 8 kB write on
+    the file system of $BENCH_OUT (the data directory's here)."""
+    test_file = os.path.join(OUT, "pg_test_fsync.tmp")
+    r = subprocess.run([f"{PG_BIN}/pg_test_fsync", "-s", "1" if QUICK else "2", "-f", test_file],
+                       capture_output=True, text=True)
+    with open(os.path.join(OUT, "pg_test_fsync.log"), "w") as f:
+        f.write(r.stdout + r.stderr)
+    m = re.search(r"^\s*fdatasync\s+([0-9.]+) ops/sec\s+([0-9]+) usecs/op", r.stdout, re.M)
+    return {"ops": float(m.group(1)), "us": float(m.group(2))} if m else None
+
+
+def measure_mark_load(preloaded):
+    """pgbench flat out (1000 IDs per statement, the five formats at random)
+    while strace counts the fdatasync of every marks file (and of the WAL)
+    in the server's processes; preloaded, pg_waldump also counts pg_flake's
+    WAL records (resource manager 188) written meanwhile."""
+    scripts = []
+    for fmt in MARK_FORMATS:
+        path = os.path.join(OUT, f"marks_{fmt}.sql")
+        with open(path, "w") as f:
+            f.write(f"SELECT count({fmt}_generate({ARGUMENTS.get(fmt, '')})) FROM generate_series(1, 1000);\n")
+        scripts += ["-f", path]
+    trace = os.path.join(OUT, f"marks-{'preloaded' if preloaded else 'plain'}.strace")
+    lsn0 = psql("SELECT pg_current_wal_insert_lsn();").strip()
+    strace = subprocess.Popen(["strace", "-f", "-qq", "-T", "-y", "-e", "trace=fdatasync,fsync",
+                               "-o", trace, "-p", str(postmaster_pid())],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(1)
+    cmd = [f"{PG_BIN}/pgbench", "-h", "127.0.0.1", "-p", PORT, "-U", "postgres", "-n", "-M", "prepared",
+           "-c", str(MARK_LOAD_CLIENTS), "-j", str(MARK_LOAD_CLIENTS), "-T", str(MARK_LOAD_SECONDS)]
+    r = subprocess.run(cmd + scripts + [DB], capture_output=True, text=True)
+    strace.send_signal(2)
+    strace.wait()
+    lsn1 = psql("SELECT pg_current_wal_insert_lsn();").strip()
+    m = re.search(r"tps = ([0-9.]+) \(without initial connection time\)", r.stdout)
+    if r.returncode != 0 or not m:
+        sys.exit(f"bench: pgbench failed:\n{r.stdout}\n{r.stderr}")
+    out = {"tps": float(m.group(1)), "ids_per_s": float(m.group(1)) * 1000, "seconds": MARK_LOAD_SECONDS,
+           "clients": MARK_LOAD_CLIENTS, "syncs": {}, "wal_syncs": 0, "wal_sync_ms": []}
+    # A call another process interrupts is split in two lines: the file on
+    # the "<unfinished ...>" one, the duration on the "resumed" one.
+    pending = {}
+    with open(trace) as f:
+        for line in f:
+            pid, _, rest = line.partition(" ")
+            if "<unfinished ...>" in rest:
+                pending[pid] = rest
+                continue
+            if "resumed>" in rest:
+                rest = pending.pop(pid, "") + rest
+            d = re.search(r"<([0-9.]+)>\s*$", rest)
+            fmt = re.search(r"pg_flake/([a-z0-9]+)\.marks>", rest)
+            if fmt and d:
+                out["syncs"].setdefault(fmt.group(1), []).append(float(d.group(1)) * 1000)
+            elif "pg_wal/" in rest and d:
+                out["wal_syncs"] += 1
+                out["wal_sync_ms"].append(float(d.group(1)) * 1000)
+    if preloaded:
+        dump = subprocess.run(["runuser", "-u", "postgres", "--", f"{PG_BIN}/pg_waldump", "-p",
+                               os.path.join(DATA, "pg_wal"), "-s", lsn0, "-e", lsn1, "-r", "custom188"],
+                              capture_output=True, text=True)
+        out["wal_records"] = sum(1 for line in dump.stdout.splitlines() if line.startswith("rmgr: custom188"))
+    log(f"marks under load: {MARK_LOAD_CLIENTS} clients, {out['tps']:.0f} TPS, marks "
+        + ", ".join(f"{k} {len(v)}" for k, v in out["syncs"].items())
+        + (f", WAL records {out['wal_records']}" if preloaded else ""))
+    return out
+
+
+def phase_marks(variant):
+    """The cost of durable marks on a server with fsync = on (README
+    "Restarts, crashes and the clock"): `plain` (not preloaded: marks in the
+    data directory) or `preloaded` (also a WAL record, flushed)."""
+    results = load()
+    restrict_to(results["features"])
+    fsync = psql("SHOW fsync;").strip()
+    preload = psql("SHOW shared_preload_libraries;").strip()
+    if fsync != "on" or (preload == "pg_flake") != (variant == "preloaded"):
+        sys.exit(f"bench: marks {variant} needs fsync = on (have {fsync}) and the right preload (have {preload!r})")
+    watch = LoadWatch()
+    out = {"mode": generator_mode()}
+    if variant == "plain":
+        results["fsync"] = fsync_latency()
+    log(f"marks ({variant}, {out['mode']} mode, fsync on): generation")
+    with watch.section(f"marks_{variant}"):
+        out["generation"] = measure_generation(MARKS_GENERATORS, MARKS_GEN_REPS)
+        out["latency"] = measure_mark_latency()
+        out["load"] = measure_mark_load(variant == "preloaded")
+    results.setdefault("marks", {})[variant] = out
+    results["load"].update(watch.summary())
     save(results)
 
 
 def phase_codecs():
-    results = load()
+    results = {"quick": QUICK}
+    watch = LoadWatch()
     home = os.path.join(OUT, "criterion")
     shutil.rmtree(home, ignore_errors=True)
     env = dict(os.environ, CRITERION_HOME=home)
@@ -381,7 +701,8 @@ def phase_codecs():
     if shutil.which("taskset"):
         cmd = ["taskset", "-c", PIN_CPU] + cmd
     log("running: " + " ".join(cmd))
-    r = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True)
+    with watch.section("codecs"):
+        r = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True)
     with open(os.path.join(OUT, "codecs.log"), "w") as f:
         f.write(r.stdout + r.stderr)
     if r.returncode != 0:
@@ -397,6 +718,7 @@ def phase_codecs():
                 codecs[name] = json.load(f)["median"]["point_estimate"]
     log(f"{len(codecs)} codec benchmarks")
     results["codecs"] = codecs
+    results["load"] = watch.summary()
     save(results)
 
 
@@ -485,7 +807,7 @@ set xtics rotate by -35 left noenhanced
 set key noenhanced
 set lmargin 9
 set bmargin 11
-set multiplot layout 1,2 title "pg_flake bulk insert: {fmt_n(N_ROWS)} rows, INSERT … SELECT, key DEFAULT + PRIMARY KEY (per-backend mode)" noenhanced
+set multiplot layout 1,2 title "pg_flake bulk insert on PostgreSQL {results.get('pg_major', PG_MAJOR)}: {fmt_n(N_ROWS)} rows, INSERT … SELECT, key DEFAULT + PRIMARY KEY (not preloaded: {phase_names(results)[0]} mode)" noenhanced
 set title "time (s, lower is better; grey: PostgreSQL's own keys)"
 set ylabel "s"
 set yrange [0:*]
@@ -507,37 +829,75 @@ unset multiplot
     subprocess.run(["gnuplot", gp], check=True)
 
 
-BEGIN = "<!-- BEGIN GENERATED BY make bench (scripts/bench.py): edits between these markers are overwritten -->"
-END = "<!-- END GENERATED BY make bench -->"
+def markers(name):
+    """The markers of one generated section: `make bench-15`, `make bench-18`, `make bench-codecs`."""
+    return (f"<!-- BEGIN GENERATED BY make {name} (scripts/bench.py): edits between these markers are overwritten -->",
+            f"<!-- END GENERATED BY make {name} -->")
+
+
+# How each phase runs the generators (README "Shared mode"), by the mode
+# pg_flake_generator_state() reported in it.
+def phase_names(results):
+    backend_mode = results.get("modes", {}).get("backend", "backend")
+    if backend_mode == "backend":
+        first = "per-backend mode"
+        second = "shared mode"
+    else:
+        first = "shared mode (in a named DSM segment; marks in the data directory only)"
+        second = "shared mode (marks in the data directory and the WAL)"
+    suffix = " (shared mode)" if backend_mode == "backend" else " (preloaded)"
+    return backend_mode, first, second, suffix
+
+
+def load_note(load, sections):
+    """`mean x, max y CPUs (top programs)` of the other load during these sections, or None."""
+    figures = [load[s] for s in sections if s in load]
+    if not figures:
+        return None
+    mean = statistics.mean(f["mean"] for f in figures)
+    peak = max(f["max"] for f in figures)
+    top = {}
+    for f in figures:
+        for name, used in f["top"]:
+            top[name] = max(top.get(name, 0), used)
+    names = ", ".join(f"`{n}`" for n, _ in sorted(top.items(), key=lambda x: -x[1])[:3])
+    return f"mean {mean:.2f}, peak {peak:.2f} of the 2 CPUs" + (f" (mostly {names})" if names else "")
 
 
 def report(results, elapsed):
     m = machine()
+    major = results.get("pg_major", PG_MAJOR)
+    backend_mode, first_phase, second_phase, suffix = phase_names(results)
+    per_backend = backend_mode == "backend"
     gen = results["generation"]
-    uuid_ns = ns_per_call(gen, "gen_random_uuid()")
-    nextval_ns = ns_per_call(gen, "nextval")
     ins = results["insert"]
     ident_ms = median(ins["identity"]["ms"])
     uuid_ms = median(ins["uuid4"]["ms"])
+    load = results.get("load", {})
     L = []
     w = L.append
     summary = []
 
-    w(f"Generated by `make bench` on {time.strftime('%Y-%m-%d')}, in {elapsed / 60:.0f} minutes"
-      + (" (**BENCH_QUICK smoke run: sizes are not the real ones**)" if results.get("quick") else "") + ".")
-    w("")
-    w("### Machine and settings")
+    def load_line(sections):
+        note = load_note(load, sections)
+        if note:
+            w(f"*Other load on the machine during these measurements: {note}; see "
+              f"[other load](#other-load-during-the-postgresql-{major}-run).*")
+            w("")
+
+    w(f"### Machine and settings (PostgreSQL {major})")
     w("")
     w(f"- **Machine.** {m['cpu']}, {m['memory']} RAM, {m['os']}, clock source `{m['clocksource']}`.")
     w(f"- **PostgreSQL.** {results['server']['version']}.")
-    w(f"- **pg_flake.** release build (`make install`: `cargo pgrx install --release`, opt-level 3, thin LTO), "
-      f"{m['rust']}, {m['pgrx']}.")
+    w(f"- **pg_flake.** release build (`make install-{major}`: `cargo pgrx install --release`, opt-level 3, "
+      f"thin LTO), {m['rust']}, {m['pgrx']}.")
     w("- **Server.** `scripts/pg-server.sh` with a fresh data directory "
-      f"(`$BENCH_DATA`, default `/tmp/pg_flake-bench-data`), 127.0.0.1:{PORT}, as the `postgres` user. "
-      "First **not preloaded** (per-backend generators: every row unless it says *shared mode*), then restarted "
-      "with `shared_preload_libraries = 'pg_flake'` for the shared-mode rows. pgbench and psql run on the same "
+      f"(`$BENCH_DATA`, default `$PG_FLAKE_TMP/pg_flake-bench-{major}`), 127.0.0.1:{PORT}, as the `postgres` user. "
+      f"First **not preloaded** ({first_phase}: every row unless it says *{suffix.strip(' ()')}*), then "
+      f"restarted with `shared_preload_libraries = 'pg_flake'` ({second_phase}), then with `fsync = on` for "
+      "[durable marks](#durable-marks-fsync--on-postgresql-" + str(major) + "). pgbench and psql run on the same "
       "machine and share its CPUs with the server. Every single-session measurement (generation, insert, sort) "
-      f"pins its backend to CPU {PIN_CPU} (`taskset`; `BENCH_CPU`), and the codec benchmarks run there too: "
+      f"pins its backend to CPU {PIN_CPU} (`taskset`; `BENCH_CPU`): "
       "the two vCPUs of this machine differ in speed by up to a third, by turns, and a function and its "
       "baselines should be timed on the same one. Settings as the server reported them:")
     w("")
@@ -546,14 +906,15 @@ def report(results, elapsed):
         w(f"  {s}")
     w("  ```")
     w("")
-    w("  These are PostgreSQL 15's defaults (written out by `scripts/bench.sh`) except `autovacuum = off` "
-      "(it would otherwise run during the next measurement; the script runs `VACUUM ANALYZE` itself) and "
-      "`fsync = off` (`scripts/pg-server.sh`). The sort alone raises `work_mem` and turns parallelism off "
-      "in its session.")
+    w("  These are PostgreSQL's defaults (written out by `scripts/bench.sh`, the same for 15 and 18) except "
+      "`autovacuum = off` (it would otherwise run during the next measurement; the script runs `VACUUM ANALYZE` "
+      "itself) and `fsync = off` (`scripts/pg-server.sh`; on for the durable marks). The sort alone raises "
+      "`work_mem` and turns parallelism off in its session."
+      + (" `data_checksums` and `io_method` are initdb's and PostgreSQL 18's defaults." if int(major) >= 18 else ""))
     w("")
 
     # ---------------------------------------------------------- generation
-    w("### Generation cost")
+    w(f"### Generation cost (PostgreSQL {major})")
     w("")
     w(f"`SELECT count(f()) FROM generate_series(1, {fmt_n(N_GEN)})`, timed by psql (`\\timing`) in a fresh "
       f"session after 1 000 warm-up calls; median of {GEN_REPS} (the generators take turns in each round); "
@@ -563,10 +924,13 @@ def report(results, elapsed):
       "Targets: coordination-based generators ≤ 0.1× `gen_random_uuid()` and ≤ 0.5× `nextval`; "
       "random-based ≤ 0.2× `gen_random_uuid()`.")
     w("")
+    load_line(["generation", "shared_generation"])
 
-    def gen_table(times, shared):
+    def gen_table(times, mode, name_suffix, reps_note=""):
+        """The generation table of one phase; `mode` decides which caps apply."""
         u = ns_per_call(times, "gen_random_uuid()")
         nv = ns_per_call(times, "nextval")
+        why_for = WHY if mode == "backend" else WHY_SHARED
         w("| function | runs (ms) | median (ms) | ns per call | × gen_random_uuid | × nextval | target |")
         w("|---|---|---|---|---|---|---|")
         for label, _, cls in GENERATORS:
@@ -582,40 +946,42 @@ def report(results, elapsed):
             elif cls == "coordination":
                 limit = min(0.1 * u, 0.5 * nv)
                 target = at_most(ns, limit, " ns")
-                why = (WHY_SHARED if shared else WHY).get(label)
-                summary.append((f"generation {label}" + (" (shared mode)" if shared else ""), target, why if ns > limit else None))
+                summary.append((f"generation {label}{name_suffix}", target, why_for.get(label) if ns > limit else None))
             else:
                 limit = 0.2 * u
                 target = at_most(ns, limit, " ns")
-                summary.append((f"generation {label}", target, WHY.get(label) if ns > limit else None))
+                summary.append((f"generation {label}{name_suffix}", target, WHY.get(label) if ns > limit else None))
             w(f"| `{label}` | {runs} | {median(times[label]):.0f} | {fmt_n(ns)} | {ns / u:.2f} | {ns / nv:.2f} | {target} |")
         w("")
 
-    gen_table(gen, False)
+    w(f"**Not preloaded**: {first_phase}.")
+    w("")
+    gen_table(gen, backend_mode, "")
     if "shared_generation" in results:
-        w("**Shared mode** (pg_flake preloaded, one server-wide generator per format; the baselines measured "
-          "again on the restarted server):")
+        w(f"**Preloaded**: {second_phase}; the baselines measured again on the restarted server.")
         w("")
-        gen_table(results["shared_generation"], True)
-    notes = [(label, WHY[label]) for label, _, _ in GENERATORS if label in WHY]
-    w("Caps that no code change can lift (the formats' layouts and the slot rule of README "Guarantees"):")
+        gen_table(results["shared_generation"], "shared", suffix)
+    caps = WHY if per_backend else {**WHY_SHARED, "distributed_id_generate()": WHY["distributed_id_generate()"]}
+    notes = [(label, caps[label]) for label, _, _ in GENERATORS if label in caps]
+    w("Caps that no code change can lift (the formats' layouts and the slot rule of README \"Guarantees\"):")
     w("")
     for label, why in notes:
         w(f"- `{label}`: {why}.")
     w("")
 
     # -------------------------------------------------------------- insert
-    w("### Bulk insert")
+    w(f"### Bulk insert (PostgreSQL {major})")
     w("")
     w(f"`CREATE TABLE t (id <type> DEFAULT <generator> PRIMARY KEY, n int NOT NULL); CHECKPOINT;` then, timed, "
       f"`INSERT INTO t (n) SELECT g FROM generate_series(1, {fmt_n(N_ROWS)}) g` "
       f"({INSERT_REPS} run{'s' if INSERT_REPS > 1 else ''} per type"
-      + ("" if INSERT_REPS > 1 else ": one 5 M-row run per type keeps the whole bench within about 20 minutes on "
+      + ("" if INSERT_REPS > 1 else ": one 5 M-row run per type keeps each version's bench near half an hour on "
          "this 2-CPU machine; `BENCH_INSERT_REPS=3 make bench` takes the median of three")
       + "). Sizes: `pg_table_size`, `pg_indexes_size` after the insert. Target: every pg_flake type ≤ 1.2× "
       "bigint identity and ≤ 0.4× uuid v4.")
     w("")
-    w("![bulk insert: time and sizes per key type](bench-insert.png)")
+    load_line(["insert", "shared_insert"])
+    w(f"![bulk insert on PostgreSQL {major}: time and sizes per key type](bench-insert-{major}.png)")
     w("")
     w("| key | runs (s) | median (s) | × bigint identity | × uuid v4 | table | index | target |")
     w("|---|---|---|---|---|---|---|---|")
@@ -632,9 +998,10 @@ def report(results, elapsed):
             else:
                 limit = min(1.2 * ident_ms, 0.4 * uuid_ms)
                 target = at_most(t / 1000, limit / 1000, " s", 1)
-                summary.append((f"insert {label}" + (" (shared mode)" if shared else ""), target,
-                                WHY_INSERT.get(key) if t > limit and not shared else None))
-            name = label + (" — shared mode" if shared else "")
+                capped = t > limit and not shared and (per_backend or key == "distributed_id")
+                summary.append((f"insert {label}" + (suffix if shared else ""), target,
+                                WHY_INSERT.get(key) if capped else None))
+            name = f"{label} — {suffix.strip(' ()')}" if shared else label
             w(f"| {name} | {', '.join(f'{x / 1000:.1f}' for x in r['ms'])} | {t / 1000:.1f} | {t / ident_ms:.2f} | "
               f"{t / uuid_ms:.2f} | {mib(r['table_bytes'])} | {mib(r['index_bytes'])} | {target} |")
 
@@ -642,20 +1009,21 @@ def report(results, elapsed):
     if "shared_insert" in results:
         insert_rows(results["shared_insert"], True)
     w("")
-    w("The shared-mode rows ran on the restarted, preloaded server (ratios against the per-backend run's "
+    w(f"The *{suffix.strip(' ()')}* rows ran on the restarted, preloaded server (ratios against the first run's "
       "baselines; its own bigint identity row shows how much the restart moved).")
     w("")
 
     # ---------------------------------------------------------------- sort
     srt = results["sort"]
-    w("### Sort")
+    w(f"### Sort (PostgreSQL {major})")
     w("")
     w(f"`SELECT v FROM sort_<type> ORDER BY v OFFSET {fmt_n(N_ROWS)}` (a full sort that returns nothing) with "
       f"`work_mem = '{SORT_WORK_MEM}'` and `max_parallel_workers_per_gather = 0`; median of {SORT_REPS}. "
       f"Every `sort_<type>` holds the {fmt_n(N_ROWS)} values of the insert table in one fixed random order "
       f"(`setseed({SORT_SEED})`): position p holds the value of the same rank in every table (checked). "
-      "*scan* is the same query without `ORDER BY`; *sort only* = median − scan. Target: ≤ 1.0× uuid's time.")
+      "*scan* is the same query without `ORDER BY`; *sort only* = median − scan. Target: ≤ 1.0× uuid v4's time.")
     w("")
+    load_line(["sort"])
     w("| type | runs (ms) | median (ms) | scan (ms) | sort only (ms) | × uuid v4 | sort method | target |")
     w("|---|---|---|---|---|---|---|---|")
     u_sort = median(srt["uuid4"]["ms"])
@@ -675,7 +1043,7 @@ def report(results, elapsed):
 
     # ------------------------------------------------------------- lookups
     lk = results["lookups"]
-    w("### Lookups")
+    w(f"### Lookups (PostgreSQL {major})")
     w("")
     w(f"pgbench, {LOOKUP_CLIENTS} clients, {LOOKUP_ROUNDS} × {LOOKUP_SECONDS} s per type (types alternate), "
       f"median TPS; `-M prepared --random-seed={PGBENCH_SEED}`. Each transaction looks up one of "
@@ -686,8 +1054,9 @@ def report(results, elapsed):
     w(lookup_script("<type>").strip())
     w("```")
     w("")
-    w("Target: ≥ 0.95× uuid's TPS.")
+    w("Target: ≥ 0.95× uuid v4's TPS.")
     w("")
+    load_line(["lookups"])
     w("| type | TPS runs | median TPS | × uuid v4 | target |")
     w("|---|---|---|---|---|")
     u_tps = median(lk["uuid4"])
@@ -703,12 +1072,13 @@ def report(results, elapsed):
 
     # ---------------------------------------------------------- concurrent
     cc = results["concurrent"]
-    w("### Concurrent generation")
+    w(f"### Concurrent generation (PostgreSQL {major})")
     w("")
     w(f"pgbench `SELECT f()`, {CONC_CLIENTS} clients and threads, {CONC_ROUNDS} × {CONC_SECONDS} s per "
-      "function (functions alternate), median TPS, `-M prepared`; floor: `SELECT 1`. With 2 CPUs the "
-      "statement round trip dominates. Target: ≥ 1.0× `SELECT gen_random_uuid()`.")
+      f"function (functions alternate), median TPS, `-M prepared`; floor: `SELECT 1`; {first_phase}. With 2 "
+      "CPUs the statement round trip dominates. Target: ≥ 1.0× `SELECT gen_random_uuid()`.")
     w("")
+    load_line(["concurrent"])
     w("| statement | TPS runs | median TPS | × gen_random_uuid | target |")
     w("|---|---|---|---|---|")
     u_cc = median(cc["gen_random_uuid()"])
@@ -722,52 +1092,132 @@ def report(results, elapsed):
         w(f"| `{statement}` | {', '.join(fmt_n(x) for x in cc[label])} | {fmt_n(tps)} | {tps / u_cc:.2f} | {target} |")
     w("")
 
-    # -------------------------------------------------------------- codecs
-    w("### Codecs")
+    # ------------------------------------------------------- durable marks
+    if "marks" in results:
+        marks_report(results, w, summary, gen_table, load_line)
+
+    # ---------------------------------------------------------------- load
+    w(f"### Other load during the PostgreSQL {major} run")
     w("")
-    w("`cargo bench -p flake-core --bench codecs -- --warm-up-time 1 --measurement-time 3` (criterion, "
-      "`core/benches/codecs.rs`): criterion's median time per value. `encode` is `Display` into a reused "
-      "`String`, `encode_buffer` the stack-buffer encoder the extension's output functions use, `decode` the "
-      f"strict `FromStr`. Target: text encode/decode ≤ {CODEC_TARGET_NS:.0f} ns per value.")
+    w(f"The machine is shared. A thread of `scripts/bench.py` samples `/proc` every {LOAD_SAMPLE:.0f} s and sums "
+      "the CPU time of every process that belongs neither to this run nor to its server (a lower bound: "
+      "processes that live less than a sample are missed). In CPUs, of 2:")
     w("")
-    w("| benchmark | ns per value | target |")
-    w("|---|---|---|")
-    for name, ns in sorted(results.get("codecs", {}).items()):
-        target = at_most(ns, CODEC_TARGET_NS, " ns", 0)
-        summary.append((f"codec {name}", target, None))
-        w(f"| `{name}` | {ns:.1f} | {target} |")
+    w("| measurements | mean | peak | busiest other programs (mean CPUs) |")
+    w("|---|---|---|---|")
+    for section, f in load.items():
+        top = ", ".join(f"`{n}` {u:.2f}" for n, u in f["top"]) or "—"
+        w(f"| {section.replace('_', ' ')} | {f['mean']:.2f} | {f['max']:.2f} | {top} |")
     w("")
 
     # ------------------------------------------------------------- summary
     head = []
     h = head.append
     met = sum(1 for _, t, _ in summary if t.startswith("**met"))
-    h(f"### Targets: {met} of {len(summary)} met")
+    h(f"## PostgreSQL {major}")
     h("")
-    h("| measure | result | why a miss cannot be closed here |")
-    h("|---|---|---|")
-    for what, target, why in summary:
-        if target.startswith("**missed") or not what.startswith("codec"):
+    h(f"Generated by `make bench-{major}` on {time.strftime('%Y-%m-%d')}, in {elapsed / 60:.0f} minutes"
+      + (" (**BENCH_QUICK smoke run: sizes are not the real ones**)" if results.get("quick") else "") + ".")
+    h("")
+    h(f"### Targets on PostgreSQL {major}: {met} of {len(summary)} met")
+    h("")
+    missed = [(what, target, why) for what, target, why in summary if target.startswith("**missed")]
+    if missed:
+        h("Missed (every other target is met; the tables below give each verdict):")
+        h("")
+        h("| measure | result | why a miss cannot be closed here |")
+        h("|---|---|---|")
+        for what, target, why in missed:
             h(f"| {what} | {target} | {why or ''} |")
-    h("")
-    h("(Codec rows that met the target are listed only in [Codecs](#codecs).)")
+    else:
+        h("Every target is met.")
     h("")
     return "\n".join(head + L)
 
 
-def write_doc(text):
+def marks_report(results, w, summary, gen_table, load_line):
+    """The durable marks section: generation with fsync = on, the latency of
+    the calls that record a mark, the marks recorded under load."""
+    major = results.get("pg_major", PG_MAJOR)
+    marks = results["marks"]
+    fs = results.get("fsync")
+    w(f"### Durable marks (fsync = on, PostgreSQL {major})")
+    w("")
+    w("Every coordination-based generator records a mark (README \"Restarts, crashes and the clock\") about "
+      "once per half second per format, never per ID: `pg_flake/<format>.marks` written and `fdatasync`'d, and "
+      "preloaded also a WAL record of resource manager 188, flushed. The rest of this run has `fsync = off`, "
+      "under which a mark is a plain write; here the server ran again with **`fsync = on`**, first not "
+      "preloaded, then preloaded."
+      + (f" `pg_test_fsync` on this file system: one 8 kB write + `fdatasync` {fs['us']:.0f} µs "
+         f"({fmt_n(fs['ops'])} per second)." if fs else ""))
+    w("")
+    load_line([f"marks_{v}" for v in marks])
+    names = {"plain": "not preloaded", "preloaded": "preloaded"}
+    w(f"**Generation with fsync = on** (as [above](#generation-cost-postgresql-{major}), median of "
+      f"{MARKS_GEN_REPS}; a 2 M-call query runs for about as long as a lease, so some runs include a "
+      "mark and some do not).")
+    w("")
+    for variant, m in marks.items():
+        w(f"*{names[variant]}* ({m['mode']} mode):")
+        w("")
+        gen_table(m["generation"], m["mode"], f" (fsync on, {names[variant]})")
+    w(f"**Latency of a call that records a mark.** `bench_mark_latency()` (`scripts/bench.py`): one session "
+      f"calls `sno_generate()` {fmt_n(MARK_CALLS)} times, {MARK_PAUSE * 1000:.0f} ms apart, timing each call "
+      "inside the server (`clock_timestamp()` before and after) and reading its mark "
+      "(`pg_flake_generator_state()`) before and after: a call during which the mark moved recorded it.")
+    w("")
+    w("| server | calls | calls that recorded a mark | other calls: median µs | recording calls: median µs | p90 µs | max µs |")
+    w("|---|---|---|---|---|---|---|")
+    for variant, m in marks.items():
+        lat = m["latency"]
+        p, k = lat["plain"], lat["marked"]
+
+        def us(x):
+            return "—" if x is None else fmt_n(x, 1 if x < 10 else 0)
+        w(f"| {names[variant]} ({m['mode']} mode) | {fmt_n(lat['calls'])} | {lat['recorded']} | {us(p['median'])} | "
+          f"{us(k['median'])} | {us(k['p90'])} | {us(k['max'])} |")
+    w("")
+    w(f"**Marks under load.** pgbench, {MARK_LOAD_CLIENTS} clients, {marks[next(iter(marks))]['load']['seconds']} s, "
+      "`-M prepared`, each transaction `SELECT count(f()) FROM generate_series(1, 1000)` for one of the five "
+      "formats at random (flat out). `strace -f -T -y -e trace=fdatasync,fsync` on the postmaster counts "
+      "every `fdatasync` of a marks file in the backends (one per mark recorded) and times it (strace adds "
+      "some µs); preloaded, `pg_waldump -r custom188` counts pg_flake's WAL records over the same interval. "
+      "*ms per s in mark syncs* adds up the time backends spent in the marks' `fdatasync` (preloaded, and in "
+      "their WAL flushes) per second of the run; *cost per ID* divides it by the IDs made per second: an upper "
+      "bound, since the other backends go on generating while one waits for its disk.")
+    w("")
+    w("| server | IDs/s | marks/s: " + " | ".join(MARK_FORMATS) + " | all | WAL records/s | mean fdatasync (ms) | "
+      "ms per s in mark syncs | cost per ID (ns) |")
+    w("|---|---|" + "---|" * len(MARK_FORMATS) + "---|---|---|---|---|")
+    for variant, m in marks.items():
+        ld = m["load"]
+        secs = ld["seconds"]
+        per_format = [len(ld["syncs"].get(f, [])) / secs for f in MARK_FORMATS]
+        durations = [d for f in MARK_FORMATS for d in ld["syncs"].get(f, [])]
+        wal_ms = sum(ld["wal_sync_ms"]) if variant == "preloaded" else 0
+        busy = (sum(durations) + wal_ms) / secs
+        wal = f"{ld['wal_records'] / secs:.1f}" if "wal_records" in ld else "—"
+        mean_sync = f"{statistics.mean(durations):.2f}" if durations else "—"
+        w(f"| {names[variant]} ({m['mode']} mode) | {fmt_n(ld['ids_per_s'])} | "
+          + " | ".join(f"{x:.1f}" for x in per_format)
+          + f" | {sum(per_format):.1f} | {wal} | {mean_sync} | {busy:.1f} | {busy * 1e6 / ld['ids_per_s']:.2f} |")
+    w("")
+
+
+def write_doc(text, name):
+    """Replaces the section `name` (e.g. bench-15) of docs/BENCHMARKS.md; a
+    section not there yet goes before the hand-written "Shared mode"."""
     path = os.path.join(ROOT, "docs", "BENCHMARKS.md")
     with open(path) as f:
         doc = f.read()
-    block = f"{BEGIN}\n\n{text}\n{END}"
-    if BEGIN in doc and END in doc:
-        before = doc[:doc.index(BEGIN)]
-        after = doc[doc.index(END) + len(END):]
+    begin, end = markers(name)
+    block = f"{begin}\n\n{text}\n{end}"
+    if begin in doc and end in doc:
+        before = doc[:doc.index(begin)]
+        after = doc[doc.index(end) + len(end):]
         doc = before + block + after
     else:
-        # First run: after the title, before the hand-written sections.
-        marker = "\n## "
-        at = doc.find(marker)
+        at = doc.find("\n## Shared mode")
         at = len(doc) if at < 0 else at + 1
         doc = doc[:at] + block + "\n\n" + doc[at:]
     with open(path, "w") as f:
@@ -776,16 +1226,61 @@ def write_doc(text):
 
 def phase_report(elapsed):
     results = load()
+    restrict_to(results["features"])
+    major = results.get("pg_major", PG_MAJOR)
     text = report(results, elapsed)
+    chart_name = f"bench-insert-{major}.png"
     if results.get("quick"):
         with open(os.path.join(OUT, "BENCHMARKS.md"), "w") as f:
             f.write(text)
-        chart(results, os.path.join(OUT, "bench-insert.png"))
+        chart(results, os.path.join(OUT, chart_name))
         log(f"quick run: report in {OUT}/BENCHMARKS.md, docs/ untouched")
         return
-    write_doc(text)
-    chart(results, os.path.join(ROOT, "docs", "bench-insert.png"))
-    log("wrote docs/BENCHMARKS.md and docs/bench-insert.png")
+    write_doc(text, f"bench-{major}")
+    chart(results, os.path.join(ROOT, "docs", chart_name))
+    log(f"wrote docs/BENCHMARKS.md (PostgreSQL {major}) and docs/{chart_name}")
+
+
+def report_codecs(results, elapsed):
+    L = []
+    w = L.append
+    codecs = results.get("codecs", {})
+    verdicts = {name: at_most(ns, CODEC_TARGET_NS, " ns", 0) for name, ns in codecs.items()}
+    met = sum(1 for v in verdicts.values() if v.startswith("**met"))
+    w("## Codecs")
+    w("")
+    w(f"Generated by `make bench-codecs` on {time.strftime('%Y-%m-%d')}, in {elapsed / 60:.0f} minutes"
+      + (" (**BENCH_QUICK smoke run**)" if results.get("quick") else "")
+      + f": **{met} of {len(codecs)} targets met**. The core crate's text codecs, no server: the same on "
+      "every PostgreSQL version.")
+    w("")
+    w("`cargo bench -p flake-core --bench codecs -- --warm-up-time 1 --measurement-time 3` (criterion, "
+      "`core/benches/codecs.rs`), pinned to CPU " + PIN_CPU + ": criterion's median time per value. `encode` is "
+      "`Display` into a reused `String`, `encode_text` the stack-buffer encoder the extension's output functions "
+      f"use, `decode` the strict `FromStr`. Target: text encode/decode ≤ {CODEC_TARGET_NS:.0f} ns per value.")
+    w("")
+    note = load_note(results.get("load", {}), ["codecs"])
+    if note:
+        w(f"*Other load on the machine meanwhile: {note}.*")
+        w("")
+    w("| benchmark | ns per value | target |")
+    w("|---|---|---|")
+    for name, ns in sorted(codecs.items()):
+        w(f"| `{name}` | {ns:.1f} | {verdicts[name]} |")
+    w("")
+    return "\n".join(L)
+
+
+def phase_report_codecs(elapsed):
+    results = load()
+    text = report_codecs(results, elapsed)
+    if results.get("quick"):
+        with open(os.path.join(OUT, "BENCHMARKS-codecs.md"), "w") as f:
+            f.write(text)
+        log(f"quick run: report in {OUT}/BENCHMARKS-codecs.md, docs/ untouched")
+        return
+    write_doc(text, "bench-codecs")
+    log("wrote docs/BENCHMARKS.md (codecs)")
 
 
 def main():
@@ -798,11 +1293,15 @@ def main():
         phase_backend()
     elif phase == "shared":
         phase_shared()
+    elif phase == "marks" and len(sys.argv) > 2 and sys.argv[2] in ("plain", "preloaded"):
+        phase_marks(sys.argv[2])
     elif phase == "codecs":
+        if os.path.exists(RESULTS):
+            os.remove(RESULTS)
         phase_codecs()
-    elif phase == "report":
+    elif phase in ("report", "report-codecs"):
         elapsed = float(sys.argv[3]) if len(sys.argv) > 3 and sys.argv[2] == "--elapsed" else 0
-        phase_report(elapsed)
+        (phase_report if phase == "report" else phase_report_codecs)(elapsed)
     else:
         sys.exit(__doc__)
 

@@ -1,31 +1,58 @@
 #!/usr/bin/env bash
-# `make bench`: measures pg_flake against PostgreSQL's own keys in one run and
-# writes docs/BENCHMARKS.md (between its generated-section markers) and the
-# insert chart docs/bench-insert.png. See docs/BENCHMARKS.md, "How to repeat".
+# `make bench-V` (V = 15, 18, …; `make bench` runs every version in
+# PG_VERSIONS, then the codecs): measures pg_flake against PostgreSQL's own
+# keys on the PostgreSQL of PG_BIN and writes that version's section of
+# docs/BENCHMARKS.md (between its generated-section markers) and its insert
+# chart docs/bench-insert-V.png.
+#   bench.sh          the server suites, on the version of PG_BIN
+#   bench.sh codecs   the core crate's codec benchmarks (no server; `make
+#                     bench-codecs`), their section of docs/BENCHMARKS.md
 #
 # The server is this script's own (fresh data directory, 127.0.0.1 only,
-# fixed settings below), first without preloading (per-backend generators),
-# then restarted with pg_flake preloaded for the shared-mode rows.
+# fixed settings below): first without preloading (per-backend generators on
+# 15 and 16, shared mode from 17), then restarted with pg_flake preloaded,
+# then with fsync = on, not preloaded and preloaded, for the cost of durable
+# marks (docs/BENCHMARKS.md says what each part measures).
 #
-# Environment: BENCH_PORT (25440), BENCH_DATA (/tmp/pg_flake-bench-data),
-# BENCH_OUT (/tmp/pg_flake-bench: raw results and logs), BENCH_INSERT_REPS
-# (1), BENCH_CPU (0: the CPU every timed session's backend and the codec
-# benchmarks are pinned to), BENCH_QUICK=1 (a smoke run with small N; does
-# not touch docs/).
+# Environment: PG_BIN; PG_FLAKE_BENCH_PORT (25440, PostgreSQL 15's: version V
+# listens on PG_FLAKE_BENCH_PORT + V - 15), or BENCH_PORT (this run's port);
+# BENCH_DATA ($PG_FLAKE_TMP/pg_flake-bench-V, PG_FLAKE_TMP default /tmp);
+# BENCH_OUT ($PG_FLAKE_TMP/pg_flake-bench/V, or …/codecs: raw results and
+# logs); BENCH_INSERT_REPS (1); BENCH_CPU (0: the CPU every timed session's
+# backend and the codec benchmarks are pinned to); BENCH_QUICK=1 (a smoke
+# run with small N; does not touch docs/).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PG_BIN=${PG_BIN:-/usr/lib/postgresql/15/bin}
-export BENCH_PORT=${BENCH_PORT:-25440}
-export BENCH_DATA=${BENCH_DATA:-/tmp/pg_flake-bench-data}
-export BENCH_OUT=${BENCH_OUT:-/tmp/pg_flake-bench}
+TMP=${PG_FLAKE_TMP:-/tmp}
+driver=(python3 scripts/bench.py)
+start=$(date +%s)
 
-# Tools: gnuplot for the chart, python3 for the driver (Debian packages).
-scripts/apt-install.sh bench gnuplot-nox python3
+if [ "${1:-}" = codecs ]; then
+    export BENCH_OUT=${BENCH_OUT:-$TMP/pg_flake-bench/codecs}
+    mkdir -p "$BENCH_OUT"
+    echo "== bench: codecs (criterion)"
+    "${driver[@]}" codecs
+    "${driver[@]}" report-codecs --elapsed $(($(date +%s) - start))
+    echo "bench: codecs done in $(($(date +%s) - start)) s"
+    exit 0
+fi
 
-# The fixed server settings: PostgreSQL 15's defaults written out (so a
-# changed default or a site config cannot move the figures), plus
-# autovacuum off (it would otherwise run during the next measurement) and
-# fsync off (from pg-server.sh). Sessions that need more set it themselves.
+major=$("$PG_BIN/pg_config" --version | sed -E 's/^PostgreSQL ([0-9]+).*/\1/')
+export BENCH_PG_MAJOR=$major
+export BENCH_PORT=${BENCH_PORT:-$((${PG_FLAKE_BENCH_PORT:-25440} + major - 15))}
+export BENCH_DATA=${BENCH_DATA:-$TMP/pg_flake-bench-$major}
+export BENCH_OUT=${BENCH_OUT:-$TMP/pg_flake-bench/$major}
+
+# Tools: gnuplot for the chart, python3 for the driver, strace to count the
+# marks' fdatasync calls (Debian packages).
+scripts/apt-install.sh bench gnuplot-nox python3 strace
+
+# The fixed server settings: PostgreSQL's defaults written out (so a changed
+# default or a site config cannot move the figures; 15 and 18 have the same
+# ones), plus autovacuum off (it would otherwise run during the next
+# measurement) and fsync off (from pg-server.sh; on for the marks).
+# Sessions that need more set it themselves.
 SETTINGS=(
     "shared_buffers = '128MB'"
     "work_mem = '4MB'"
@@ -40,28 +67,29 @@ SETTINGS=(
     "autovacuum = off"
     "track_io_timing = off"
 )
-export BENCH_SETTINGS
-BENCH_SETTINGS=$(printf '%s\n' "${SETTINGS[@]}" "fsync = off (scripts/pg-server.sh)" "max_connections = 100 (scripts/pg-server.sh)")
+PRELOAD="shared_preload_libraries = 'pg_flake'"
 
 mkdir -p "$BENCH_OUT"
 scripts/pg-server.sh stop "$BENCH_DATA" || true
 rm -rf "$BENCH_DATA"
 trap 'scripts/pg-server.sh stop "$BENCH_DATA" || true' EXIT
 
-driver=(python3 scripts/bench.py)
-start=$(date +%s)
-
-echo "== bench: server on 127.0.0.1:$BENCH_PORT, per-backend mode (not preloaded)"
+echo "== bench: PostgreSQL $major, server on 127.0.0.1:$BENCH_PORT, not preloaded"
 scripts/pg-server.sh start "$BENCH_DATA" "$BENCH_PORT" "${SETTINGS[@]}"
 "${driver[@]}" backend
 
-echo "== bench: same server restarted with pg_flake preloaded (shared mode rows)"
-scripts/pg-server.sh start "$BENCH_DATA" "$BENCH_PORT" "${SETTINGS[@]}" "shared_preload_libraries = 'pg_flake'"
+echo "== bench: same server restarted with pg_flake preloaded"
+scripts/pg-server.sh start "$BENCH_DATA" "$BENCH_PORT" "${SETTINGS[@]}" "$PRELOAD"
 "${driver[@]}" shared
+
+echo "== bench: durable marks with fsync = on, not preloaded"
+scripts/pg-server.sh start "$BENCH_DATA" "$BENCH_PORT" "${SETTINGS[@]}" "fsync = on"
+"${driver[@]}" marks plain
+
+echo "== bench: durable marks with fsync = on, preloaded"
+scripts/pg-server.sh start "$BENCH_DATA" "$BENCH_PORT" "${SETTINGS[@]}" "fsync = on" "$PRELOAD"
+"${driver[@]}" marks preloaded
 scripts/pg-server.sh stop "$BENCH_DATA"
 
-echo "== bench: codecs (criterion)"
-"${driver[@]}" codecs
-
 "${driver[@]}" report --elapsed $(($(date +%s) - start))
-echo "bench: done in $(($(date +%s) - start)) s"
+echo "bench: PostgreSQL $major done in $(($(date +%s) - start)) s"
