@@ -10,7 +10,7 @@
 //! 11-digit block below 2^64 (the reference wraps modulo 2^64).
 
 use crate::distributed_id::{self, DistributedId};
-use crate::error::{Error, Result};
+use crate::error::{non_negative, Error, Result};
 
 pub const ALPHABET: &[u8; 62] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 /// Digits of one 64-bit block (62^11 > 2^64 > 62^10).
@@ -78,14 +78,7 @@ pub fn encode_u64(value: u64) -> String {
 
 /// `alphanumeric_encode(bigint)`: negative values have no form (22003).
 pub fn encode_i64(value: i64) -> Result<String> {
-    if value < 0 {
-        return Err(Error::ValueOutOfRange {
-            type_name: "the alphanumeric encoding of bigint",
-            input: value.to_string(),
-            range: "0 to 9223372036854775807",
-        });
-    }
-    Ok(encode_u64(value as u64))
+    non_negative("the alphanumeric encoding of bigint", value).map(encode_u64)
 }
 
 /// `alphanumeric_encode(uuid)`: bytes 0–7 and 8–15 as two 11-character blocks.

@@ -231,6 +231,19 @@ fn seconds(nanos: i64) -> String {
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
+/// The values of a `bigint` that a format or encoding reads as unsigned.
+pub const NON_NEGATIVE_BIGINT: &str = "0 to 9223372036854775807";
+
+/// A `bigint` read as unsigned: a negative one stands for nothing (22003,
+/// README "Errors"), e.g. no Snowflake, kuid64 or alphanumeric form.
+pub fn non_negative(type_name: &'static str, value: i64) -> Result<u64> {
+    u64::try_from(value).map_err(|_| Error::ValueOutOfRange {
+        type_name,
+        input: value.to_string(),
+        range: NON_NEGATIVE_BIGINT,
+    })
+}
+
 /// Checks that `value` lies in `min ..= max`: the one range check behind every
 /// `*_from_parts` argument.
 pub fn field_in_range(

@@ -9,7 +9,7 @@
 
 use crate::clock::Clock;
 use crate::codec::Alphabet;
-use crate::error::{field_in_range, Error, Result};
+use crate::error::{field_in_range, non_negative, Error, Result};
 use crate::sequencer::{
     until_issued, Limits, Regression, Sequencer, SequencerState, Step, Timeline,
 };
@@ -27,7 +27,7 @@ pub const KUID64_MEGASECONDS_LIMIT: u32 = 1 << 19;
 pub const KUID96_MEGASECONDS_LIMIT: u32 = 1 << 20;
 pub const KUID64_TIME_RANGE: &str = "1970-01-01 00:00:00+00 to 18584-01-10 03:33:19.999999+00";
 pub const KUID96_TIME_RANGE: &str = "1970-01-01 00:00:00+00 to 35198-01-19 07:06:39.999999+00";
-pub const KUID64_VALUE_RANGE: &str = "0 to 9223372036854775807";
+pub const KUID64_VALUE_RANGE: &str = crate::error::NON_NEGATIVE_BIGINT;
 pub const MIN_INTERVAL: u32 = 5;
 pub const MAX_INTERVAL: u32 = 10;
 pub const DEFAULT_INTERVAL: u32 = 8;
@@ -146,14 +146,7 @@ pub struct Kuid64Parts {
 }
 
 fn kuid64_bits(kuid64: i64) -> Result<u64> {
-    if kuid64 < 0 {
-        return Err(Error::ValueOutOfRange {
-            type_name: "kuid64",
-            input: kuid64.to_string(),
-            range: KUID64_VALUE_RANGE,
-        });
-    }
-    Ok(kuid64 as u64)
+    non_negative("kuid64", kuid64)
 }
 
 /// The kuid64 layout; A may reach 2^20 − 1 here (kuid96's range), so the

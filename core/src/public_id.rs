@@ -16,7 +16,7 @@
 //! C[7] C[6] C[8..15]`. The permutation is its own inverse.
 
 use crate::distributed_id::DistributedId;
-use crate::error::{Error, Result};
+use crate::error::{non_negative, Error, Result};
 use aes::cipher::{BlockDecrypt, BlockEncrypt, KeyInit};
 use aes::{Aes128, Aes192, Aes256, Block};
 use std::fmt;
@@ -106,13 +106,7 @@ impl PublicIdKey {
     /// Plaintext: 8 zero bytes, then the value little-endian. Negative
     /// values are 22003.
     pub fn encrypt_i64(&self, value: i64) -> Result<[u8; 16]> {
-        if value < 0 {
-            return Err(Error::ValueOutOfRange {
-                type_name: "a public identity of bigint",
-                input: value.to_string(),
-                range: "0 to 9223372036854775807",
-            });
-        }
+        let value = non_negative("a public identity of bigint", value)?;
         let mut plaintext = [0u8; 16];
         plaintext[8..].copy_from_slice(&value.to_le_bytes());
         Ok(self.encrypt_block(plaintext))

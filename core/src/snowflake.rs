@@ -3,7 +3,7 @@
 //! milliseconds since a configurable epoch (Discord's by default).
 
 use crate::clock::Clock;
-use crate::error::{field_in_range, Error, Result};
+use crate::error::{field_in_range, non_negative, Error, Result};
 use crate::sequencer::{
     until_issued, Limits, Regression, Sequencer, SequencerState, Step, Timeline,
 };
@@ -18,7 +18,6 @@ pub const MAX_PROCESS: i64 = 31;
 pub const MAX_SEQUENCE: i64 = 4095;
 pub const TIME_RANGE: &str =
     "the epoch to 2^41 - 1 ms after it (for the default epoch: until 2084-09-06 15:47:35.551+00)";
-pub const VALUE_RANGE: &str = "0 to 9223372036854775807";
 
 /// Epochs from 1970-01-01 to 9999-12-31 23:59:59.999 UTC, so that every
 /// snowflake time (up to 2^41 ms after its epoch) is a valid timestamp.
@@ -108,13 +107,7 @@ pub fn from_time(unix_micros: i64, epoch_ms: i64) -> Result<i64> {
 
 /// The fields of a snowflake; a negative `bigint` is none (22003).
 pub fn parts(snowflake: i64, epoch_ms: i64) -> Result<SnowflakeParts> {
-    if snowflake < 0 {
-        return Err(Error::ValueOutOfRange {
-            type_name: TYPE_NAME,
-            input: snowflake.to_string(),
-            range: VALUE_RANGE,
-        });
-    }
+    non_negative(TYPE_NAME, snowflake)?;
     let unix_millis = epoch_ms
         .checked_add(snowflake >> 22)
         .ok_or_else(time_out_of_range)?;
