@@ -155,22 +155,16 @@ macro_rules! generator {
 pub(crate) use generator;
 
 /// What a generator does with a mark: record it durably (the marks file, then
-/// the WAL where there is one) and say what was recorded.
-fn record_mark(format: &'static str, mark: u64) -> u64 {
-    let recorded = Marks::lock(format)
-        .and_then(|marks| marks.extend(mark))
-        .unwrap_or_else(|e| marks_failed(format, e));
-    wal::log_mark(format, recorded);
-    recorded
-}
-
-/// Per-backend mode: [`record_mark`], and the mark in the backend's slot,
-/// which bounds what it used if it does not leave cleanly.
-fn record_slot_mark(format: &'static str, slot: u32, mark: u64) -> u64 {
+/// the WAL where there is one) and say what was recorded. Per backend also
+/// in the backend's `slot`, which bounds what it used if it does not leave
+/// cleanly.
+fn record_mark(format: &'static str, slot: Option<u32>, mark: u64) -> u64 {
     let recorded = Marks::lock(format)
         .and_then(|marks| {
             let recorded = marks.extend(mark)?;
-            marks.hold(slot, recorded)?;
+            if let Some(slot) = slot {
+                marks.hold(slot, recorded)?;
+            }
             Ok(recorded)
         })
         .unwrap_or_else(|e| marks_failed(format, e));
@@ -257,18 +251,12 @@ impl<G: SlotGenerator> Generator<G> {
                 match attempt.or_raise() {
                     Step::Issued(id) => {
                         if let Some(unit) = local.generator.extension_due() {
-                            let mark = local.generator.lease_for(unit);
-                            let recorded = record_slot_mark(self.format, local.slot.0, mark);
-                            local.generator.extend_to(recorded);
+                            self.extend_local(local, unit);
                         }
                         return id;
                     }
                     Step::Wait => clock.pause(),
-                    Step::Extend(unit) => {
-                        let mark = local.generator.lease_for(unit);
-                        let recorded = record_slot_mark(self.format, local.slot.0, mark);
-                        local.generator.extend_to(recorded);
-                    }
+                    Step::Extend(unit) => self.extend_local(local, unit),
                 }
             }
         })
@@ -290,11 +278,19 @@ impl<G: SlotGenerator> Generator<G> {
         }
     }
 
+    /// Per-backend mode: records a mark that covers `unit` and a lease beyond
+    /// it.
+    fn extend_local(&self, local: &mut Local<G>, unit: u64) {
+        let mark = local.generator.lease_for(unit);
+        let recorded = record_mark(self.format, Some(local.slot.0), mark);
+        local.generator.extend_to(recorded);
+    }
+
     /// Shared mode: records a mark that covers `unit` and a lease beyond it.
     /// With `must`, waits for a backend that is recording one already (it
     /// may cover `unit`); without, leaves it to that backend.
     fn extend_shared(&self, shared: &ServerState<G>, unit: u64, must: bool) {
-        let lock = shared.extending.as_ptr();
+        let lock = (&raw const shared.extending).cast_mut();
         // SAFETY: an LWLock initialised with the state; PostgreSQL releases
         // it if the recording raises an ERROR.
         unsafe {
@@ -314,7 +310,7 @@ impl<G: SlotGenerator> Generator<G> {
             (!covered).then(|| generator.lease_for(unit))
         };
         if let Some(mark) = needed {
-            let recorded = record_mark(self.format, mark);
+            let recorded = record_mark(self.format, None, mark);
             shared.generator.lock().extend_to(recorded);
         }
         // SAFETY: acquired above.
@@ -417,17 +413,6 @@ impl<G: SlotGenerator> ServerGenerator for Generator<G> {
                 sequencer,
             })
             .collect()
-    }
-}
-
-/// A `pg_sys::LWLock` field's address, for the C API.
-trait AsPtr {
-    fn as_ptr(&self) -> *mut pg_sys::LWLock;
-}
-
-impl AsPtr for pg_sys::LWLock {
-    fn as_ptr(&self) -> *mut pg_sys::LWLock {
-        self as *const pg_sys::LWLock as *mut pg_sys::LWLock
     }
 }
 

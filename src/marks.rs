@@ -13,7 +13,7 @@
 //! | 16 | the run: the postmaster's start time |
 //! | 24 | the global mark: no unit above it has been used, in any run |
 //! | 32 | the run floor: the global mark when this run began |
-//! | 64 + 16·slot | per-backend mode: the pid of the backend holding the slot (0: it left cleanly) and a unit: while it holds the slot, the highest unit it may use (its mark); once it left cleanly, the last unit it used |
+//! | 64 + 16·slot | per-backend mode: a unit, then the pid of the backend holding the slot (0: it left cleanly); the unit, while it holds the slot, is the highest it may use (its mark), once it left cleanly the last it used |
 //!
 //! Every access holds `flock` on the file; a global mark is made durable
 //! (`fsync`, unless `fsync = off`) before any unit above the previous one is
@@ -148,7 +148,7 @@ impl Marks {
             self.sync()?;
         }
         let run_floor = self.read(RUN_FLOOR)?;
-        let at = SLOTS + slot as u64 * SLOT_SIZE;
+        let at = slot_at(slot);
         // The last unit of a holder that left cleanly, or the mark of one
         // that did not: above whatever it used.
         let previous = self.read(at)?;
@@ -166,17 +166,22 @@ impl Marks {
     /// matter within a run, and a restarted server starts above the global
     /// mark, which is durable.
     pub fn hold(&self, slot: u32, mark: u64) -> io::Result<()> {
-        self.write(SLOTS + slot as u64 * SLOT_SIZE, mark)
+        self.write(slot_at(slot), mark)
     }
 
     /// Per-backend mode: a backend leaves `slot` cleanly, having used units
     /// up to `last`. No `fsync`: if the write is lost, the slot still shows
     /// the holder's mark, which its successor starts above instead.
     pub fn release(&self, slot: u32, last: u64) -> io::Result<()> {
-        let at = SLOTS + slot as u64 * SLOT_SIZE;
+        let at = slot_at(slot);
         self.write(at, last)?;
         self.write(at + 8, 0)
     }
+}
+
+/// Where `slot`'s holder and unit are: the unit, then the pid.
+fn slot_at(slot: u32) -> u64 {
+    SLOTS + slot as u64 * SLOT_SIZE
 }
 
 /// Creates the marks file (and its directory), durably.
