@@ -86,7 +86,6 @@ GENERATORS = [
     ("flaxid_generate()", "flaxid_generate()", "random"),
 ]
 SHARED_GENERATORS = [g for g in GENERATORS if g[2] != "random" and g[0] not in ("uuid_generate_v1mc()", "uuidv7()")]
-MARKS_GENERATORS = SHARED_GENERATORS
 
 # Bulk insert: (key, label, column definition, class).
 TABLES = [
@@ -126,13 +125,12 @@ def detect_features():
 
 def restrict_to(features):
     """Drops the baselines this server does not have from every list."""
-    global GENERATORS, SHARED_GENERATORS, MARKS_GENERATORS, TABLES, TABLE, KEYED
+    global GENERATORS, SHARED_GENERATORS, TABLES, TABLE, KEYED
 
     def have(name):
         return REQUIRES.get(name) is None or REQUIRES[name] in features
     GENERATORS = [g for g in GENERATORS if have(g[0])]
     SHARED_GENERATORS = [g for g in SHARED_GENERATORS if have(g[0])]
-    MARKS_GENERATORS = [g for g in MARKS_GENERATORS if have(g[0])]
     TABLES = [t for t in TABLES if have(t[0])]
     TABLE = {t[0]: t for t in TABLES}
     KEYED = [k for k in KEYED if have(k)]
@@ -680,7 +678,7 @@ def phase_marks(variant):
         results["fsync"] = fsync_latency()
     log(f"marks ({variant}, {out['mode']} mode, fsync on): generation")
     with watch.section(f"marks_{variant}"):
-        out["generation"] = measure_generation(MARKS_GENERATORS, MARKS_GEN_REPS)
+        out["generation"] = measure_generation(SHARED_GENERATORS, MARKS_GEN_REPS)
         out["latency"] = measure_mark_latency()
         out["load"] = measure_mark_load(variant == "preloaded")
     results.setdefault("marks", {})[variant] = out

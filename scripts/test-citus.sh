@@ -97,12 +97,10 @@ coord() { value coordinator "$1"; }
 
 # server NAME: a fresh server with the test database and Citus.
 server() {
-    local name=$1 port data=$DATA-$1
+    local name=$1 port
     port=$(port_of "$name")
-    scripts/pg-server.sh stop "$data" 2>/dev/null || true
-    rm -rf "$data"
-    STARTED+=("$data")
-    scripts/pg-server.sh start "$data" "$port" "${COMMON_CONF[@]}"
+    fresh_data "$name"
+    scripts/pg-server.sh start "$DATA-$name" "$port" "${COMMON_CONF[@]}"
     "$PG_BIN/psql" -X -q -h 127.0.0.1 -p "$port" -U postgres -d postgres -c "CREATE DATABASE $DB"
     psql_at "$name" -c "CREATE EXTENSION citus"
 }
@@ -111,7 +109,7 @@ server_case() {
     echo "CASE $1 WHEN $PORT THEN 'coordinator' WHEN $((PORT + 1)) THEN 'worker1' WHEN $((PORT + 2)) THEN 'worker2' ELSE ($1)::text END"
 }
 
-total=$(date +%s)
+total=$(now)
 echo "== Citus cluster: coordinator 127.0.0.1:$PORT, workers :$((PORT + 1)) and :$((PORT + 2)); no pg_flake setting"
 for s in "${SERVERS[@]}"; do server "$s"; done
 echo "Citus $(coord "SELECT extversion FROM pg_extension WHERE extname = 'citus'"), $(coord "SELECT version()")"
@@ -164,7 +162,7 @@ for s in "${WORKERS[@]}"; do
     v=$(value "$s" "SELECT coalesce((SELECT extversion FROM pg_extension WHERE extname = 'pg_flake'), 'missing')")
     how="CREATE EXTENSION pg_flake on the coordinator reached $s"
     [ "$s" = worker2 ] && how="worker2 kept the pg_flake it had before joining (Citus sends IF NOT EXISTS)"
-    check "$how (pg_flake $v, coordinator $flake_version)" "$([ "$v" = "$flake_version" ] && echo t || echo f)"
+    check "$how (pg_flake $v, coordinator $flake_version)" "$(is [ "$v" = "$flake_version" ])"
 done
 
 after_join=$(session after "$NODE_FIELDS")
@@ -174,7 +172,7 @@ new_session=$(psql_at worker2 -tA -F ' ' -c "$NODE_FIELDS")
 echo "worker2, node fields of new IDs (sno, siq, snowflake, kuid96): open session before joining: $before_join;" \
     "same session after joining: $after_join; a new session: $new_session"
 check "worker2: a session open across citus_add_node makes IDs with the node of a new session" \
-    "$([ "$after_join" = "$new_session" ] && echo t || echo f)"
+    "$(is [ "$after_join" = "$new_session" ])"
 read -r -a was <<<"$before_join"
 read -r -a now <<<"$new_session"
 changed=t
@@ -239,7 +237,7 @@ insert_select() {
     psql_at coordinator -c "INSERT INTO insert_select VALUES ('$name', '${table}_$name', '$method', nullif('${err//\'/\'\'}', ''))"
 }
 
-t0=$(date +%s)
+t0=$(now)
 echo "== INSERT ... SELECT through the coordinator ($ROWS rows each), COPY ($COPY_ROWS rows), ADD COLUMN ... DEFAULT"
 for f in "${FORMATS[@]}"; do
     name=$(field 1 "$f")
@@ -252,7 +250,7 @@ for f in "${FORMATS[@]}"; do
         ADD COLUMN c2_origin int NOT NULL $origin_default"
 done
 psql_at coordinator -c "SELECT * FROM insert_select ORDER BY format, target"
-echo "($(elapsed "$t0") s)"
+echo "($(since "$t0") s)"
 check "every INSERT ... SELECT succeeded (no duplicate key in a primary key made of generated IDs)" \
     "$(coord "SELECT bool_and(error IS NULL) FROM insert_select")"
 check "INSERT ... SELECT into the generated distribution column is repartitioned (EXPLAIN)" \
@@ -267,7 +265,7 @@ pk_counts() {
     done
     echo "$sql"
 }
-t0=$(date +%s)
+t0=$(now)
 echo "== writes through both workers at once: $CLIENTS pgbench clients per worker for $SECONDS_DIRECT s"
 scripts=()
 for f in "${FORMATS[@]}"; do
@@ -297,14 +295,14 @@ for i in 0 1; do
     s=${WORKERS[i]}
     echo "pgbench through $s: exit status ${rcs[i]}; $(grep -E '^(number of transactions actually processed|number of failed transactions|tps)' "$OUT/pgbench-$s.out" | paste -sd ';' -)"
     grep -v '^pgbench: ' "$OUT/pgbench-$s.err" | head -5 || true
-    check "pgbench through $s: exit status 0" "$([ "${rcs[i]}" = 0 ] && echo t || echo f)"
+    check "pgbench through $s: exit status 0" "$(is [ "${rcs[i]}" = 0 ])"
     awk -v w="$s" '/^SQL script [0-9]+: / { n = $4; sub(/.*\//, "", n); sub(/\.sql$/, "", n) }
          /^ - [0-9]+ transactions/ { tx[n] = $2 }
          /^ - number of failed transactions: / { failed[n] = $6 }
          END { for (n in tx) print w "\t" n "\t" tx[n] "\t" failed[n] + 0 }' "$OUT/pgbench-$s.out" |
         psql_at coordinator -c "\\copy pgbench_scripts FROM STDIN"
 done
-echo "($(elapsed "$t0") s)"
+echo "($(since "$t0") s)"
 psql_at coordinator -c "CREATE TABLE direct_pk AS
     SELECT b.format, sum(p.transactions) AS transactions, a.pk_rows - b.pk_rows AS rows_added
     FROM before_direct b
@@ -374,7 +372,7 @@ for s in "${SERVERS[@]}"; do
     out=$(psql_at "$s" -c "SET client_min_messages = notice" -c "DO \$\$ BEGIN PERFORM kuid64_generate(); RAISE NOTICE 'generated';
         EXCEPTION WHEN OTHERS THEN RAISE NOTICE 'refused: % %', SQLSTATE, SQLERRM; END \$\$" 2>&1 | sed 's/^NOTICE: *//' || true)
     echo "  $s: kuid64_generate(): $out"
-    check "kuid64_generate() refused on $s, naming Citus" "$(grep -qi '^refused: .*citus' <<<"$out" && echo t || echo f)"
+    check "kuid64_generate() refused on $s, naming Citus" "$(is grep -qi '^refused: .*citus' <<<"$out")"
 done
 out=$(psql_at coordinator -v VERBOSITY=verbose -c "INSERT INTO pk_kuid64 (k) SELECT k FROM src_sno" 2>&1 | grep -v '^LOCATION:' || true)
 echo "  INSERT ... SELECT into pk_kuid64 (defaults on the workers): ${out:-succeeded, $(coord 'SELECT count(*) FROM pk_kuid64') rows}"
@@ -385,12 +383,6 @@ for s in "${SERVERS[@]}"; do
     echo "$s: server errors by SQLSTATE: $(errors_by_sqlstate "$s")"
 done
 dups=$(cat "${STARTED[@]/%//server.log}" | grep -c ' 23505 ERROR: ' || true)
-check "no unique_violation (23505) in any server's log" "$([ "$dups" = 0 ] && echo t || echo f)"
+check "no unique_violation (23505) in any server's log" "$(is [ "$dups" = 0 ])"
 
-if [ "$failures" != 0 ]; then
-    echo "test-citus: $(elapsed "$total") s, $failures failed check(s); data directories (server.log) kept: ${STARTED[*]}"
-    exit 1
-fi
-stop_all
-for data in "${STARTED[@]}"; do rm -rf "$data"; done
-echo "test-citus: $(elapsed "$total") s, every check passed"
+finish test-citus "$total"

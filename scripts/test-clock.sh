@@ -39,6 +39,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PG_BIN=${PG_BIN:-/usr/lib/postgresql/15/bin}
+# Its own psql and pgbench, as test-long.sh and test-sql.sh do.
+export PATH="$PG_BIN:$PATH"
 PORT=${PG_FLAKE_CLOCK_PORT:-25490}
 DATA=${PG_FLAKE_CLOCK_DATA:-/tmp/pgf-clock}
 FAKETIME_LIB=${FAKETIME_LIB:-/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1}
@@ -105,8 +107,6 @@ value() { psql_at "$1" -tA -c "$2"; }
 # settings once it has loaded it).
 setting() { psql_at "$1" -tA -c "LOAD 'pg_flake'" -c "SHOW $2"; }
 
-now() { date +%s.%N; }
-since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
 
 # --- servers -------------------------------------------------------------
 
@@ -145,10 +145,7 @@ server() {
     local name=$1 port=$2 mode=$3 clock=${4:-}
     shift 3
     [ $# -gt 0 ] && shift
-    local data=$DATA-$name
-    scripts/pg-server.sh stop "$data" 2>/dev/null || true
-    rm -rf "$data"
-    STARTED+=("$data")
+    fresh_data "$name"
     SERVER_MODE[$name]=$mode
     SERVER_PORT[$name]=$port
     SERVER_EXTRA[$name]=$([ $# -gt 0 ] && printf '%s\n' "$@" || true)

@@ -31,8 +31,31 @@ is() { "$@" && echo t || echo f; }
 
 # field N LINE: the Nth |-separated field of a line.
 field() { cut -d'|' -f"$1" <<<"$2"; }
-# elapsed START: whole seconds since START (date +%s).
-elapsed() { echo $(($(date +%s) - $1)); }
+# now: the time, for since. since START: seconds since START, to a tenth.
+now() { date +%s.%N; }
+since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
+
+# fresh_data NAME: $DATA-NAME emptied (a server left there by an earlier
+# run stopped) and recorded in STARTED, for a server to start there.
+fresh_data() {
+    scripts/pg-server.sh stop "$DATA-$1" 2>/dev/null || true
+    rm -rf "$DATA-$1"
+    STARTED+=("$DATA-$1")
+}
+
+# finish LABEL START: the last line of a run. With a failed check it keeps
+# the data directories (their server.log) and exits 1; else it stops every
+# server and removes them.
+finish() {
+    if [ "$failures" != 0 ]; then
+        echo "$1: $(since "$2") s, $failures failed check(s); data directories (server.log) kept: ${STARTED[*]}"
+        exit 1
+    fi
+    stop_all
+    local data
+    for data in "${STARTED[@]}"; do rm -rf "$data"; done
+    echo "$1: $(since "$2") s, every check passed"
+}
 
 # errors_by_sqlstate NAME: the ERROR/FATAL/PANIC lines of a server's log
 # counted by SQLSTATE, on one line ("57P01 FATAL: 3,…"), or "none".

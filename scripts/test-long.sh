@@ -80,11 +80,8 @@ value() { psql_at "$1" -tA -c "$2"; }
 server() {
     local name=$1 port=$2
     shift 2
-    local data=$DATA-$name
-    scripts/pg-server.sh stop "$data" 2>/dev/null || true
-    rm -rf "$data"
-    STARTED+=("$data")
-    scripts/pg-server.sh start "$data" "$port" "${COMMON_CONF[@]}" "$@"
+    fresh_data "$name"
+    scripts/pg-server.sh start "$DATA-$name" "$port" "${COMMON_CONF[@]}" "$@"
     psql -X -q -h 127.0.0.1 -p "$port" -U postgres -d postgres -c "CREATE DATABASE $DB"
     psql_at "$port" -c "CREATE EXTENSION pg_flake"
 }
@@ -92,7 +89,7 @@ server() {
 # --- load ---------------------------------------------------------------
 part_load() {
     local t0 f name port=$PORT dir=$OUT/load
-    t0=$(date +%s)
+    t0=$(now)
     echo "== load: $LOAD_CLIENTS clients for $LOAD_SECONDS s, every generator (PostgreSQL $major, server 127.0.0.1:$port, shared mode)"
     server load "$port"
     catalog_formats "$port"
@@ -111,14 +108,14 @@ part_load() {
     # without a lock ("XXX could use a mutex here, but we choose not to"), so
     # with several threads they lose increments and no longer match the rows.
     local rc=0 t1
-    t1=$(date +%s)
+    t1=$(now)
     "$PG_BIN/pgbench" -n -r -P 10 -h 127.0.0.1 -p "$port" -U postgres -c "$LOAD_CLIENTS" -j 1 \
         -T "$LOAD_SECONDS" "${scripts[@]}" "$DB" >"$dir/pgbench.out" 2> >(tee "$dir/pgbench.err" >&2) || rc=$?
-    echo "pgbench finished in $(elapsed "$t1") s, exit status $rc"
+    echo "pgbench finished in $(since "$t1") s, exit status $rc"
     sed -n '/^number of clients/,/^tps/p' "$dir/pgbench.out"
-    check "pgbench exit status 0 (no client aborted)" "$([ "$rc" = 0 ] && echo t || echo f)"
+    check "pgbench exit status 0 (no client aborted)" "$(is [ "$rc" = 0 ])"
     check "pgbench reports 0 failed transactions" \
-        "$(grep -q '^number of failed transactions: 0 ' "$dir/pgbench.out" && echo t || echo f)"
+        "$(is grep -q '^number of failed transactions: 0 ' "$dir/pgbench.out")"
 
     # Per script: name, transactions, tps, failed, latency (ms). A script's
     # tps is on its transactions line in PostgreSQL 15's pgbench, on the line
@@ -187,7 +184,7 @@ part_load() {
         "$(value "$port" "SELECT bool_and(issued = rows) AND count(issued) = ${#COORDINATED[@]} FROM load_result")"
     check_log load
     scripts/pg-server.sh stop "$DATA-load"
-    echo "load: $(elapsed "$t0") s"
+    echo "load: $(since "$t0") s"
 }
 
 # --- nodes --------------------------------------------------------------
@@ -234,7 +231,7 @@ generate() {
 
 part_nodes() {
     local t0 t1 f name n i port sub_port=$((PORT + 4))
-    t0=$(date +%s)
+    t0=$(now)
     echo "== nodes: three servers with different node settings, a fourth subscribing to all three (PostgreSQL $major)"
     server sub "$sub_port"
     catalog_formats "$sub_port"
@@ -288,12 +285,12 @@ part_nodes() {
     # IDs share time units, and only the node settings keep them apart.
     echo "generating $NODE_IDS IDs of each of ${#COORDINATED[@]} formats on each server, $NODE_CONNECTIONS connections each, the servers concurrently"
     local rc=0 gen_s
-    t1=$(date +%s.%N)
+    t1=$(now)
     for f in "${COORDINATED[@]}"; do
         generate "ids_$(field 1 "$f")" "$NODE_IDS" $((PORT + 1)) $((PORT + 2)) $((PORT + 3)) || rc=1
     done
-    gen_s=$(python3 -c "import sys, time; print(f'{time.time() - float(sys.argv[1]):.1f}')" "$t1")
-    check "every generating connection succeeded" "$([ "$rc" = 0 ] && echo t || echo f)"
+    gen_s=$(since "$t1")
+    check "every generating connection succeeded" "$(is [ "$rc" = 0 ])"
     echo "generated $((3 * NODE_IDS * ${#COORDINATED[@]})) IDs in $gen_s s"
 
     # Publisher counts and a digest of each table, to compare with what
@@ -311,7 +308,7 @@ part_nodes() {
     # Wait for every row to arrive; an apply error (a conflict) fails at once.
     local expected_rows=$((3 * NODE_IDS * ${#COORDINATED[@]})) count_sql="" arrived=0 errors=0 deadline=$(($(date +%s) + 600))
     for f in "${COORDINATED[@]}"; do count_sql+="${count_sql:+ + }(SELECT count(*) FROM ids_$(field 1 "$f"))"; done
-    t1=$(date +%s)
+    t1=$(now)
     while :; do
         arrived=$(value "$sub_port" "SELECT $count_sql")
         errors=$(value "$sub_port" "SELECT coalesce(sum(apply_error_count + sync_error_count), 0) FROM pg_stat_subscription_stats")
@@ -320,7 +317,7 @@ part_nodes() {
         fi
         sleep 2
     done
-    echo "replication: $arrived of $expected_rows rows on the subscriber $(elapsed "$t1") s after generation ended"
+    echo "replication: $arrived of $expected_rows rows on the subscriber $(since "$t1") s after generation ended"
     echo "subscriptions:"
     psql_at "$sub_port" -c "SELECT s.subname, st.pid IS NOT NULL AS worker_running, st.received_lsn,
             ss.apply_error_count, ss.sync_error_count
@@ -336,11 +333,11 @@ part_nodes() {
     check "every row arrived: 3 x $NODE_IDS per format, the same IDs as published" \
         "$(value "$sub_port" "SELECT count(*) = 3 * ${#COORDINATED[@]} AND bool_and(p.rows = a.rows AND p.digest = a.digest)
             FROM published p JOIN arrived a USING (format, origin)")"
-    check "no apply or sync error in pg_stat_subscription_stats" "$([ "$errors" = 0 ] && echo t || echo f)"
+    check "no apply or sync error in pg_stat_subscription_stats" "$(is [ "$errors" = 0 ])"
     local conflicts
     conflicts=$(grep -ciE 'duplicate key|conflict' "$DATA-sub/server.log" || true)
     echo "subscriber log: $conflicts 'duplicate key'/'conflict' lines; errors by SQLSTATE: $(errors_by_sqlstate sub)"
-    check "no conflict in the subscriber log" "$([ "$conflicts" = 0 ] && echo t || echo f)"
+    check "no conflict in the subscriber log" "$(is [ "$conflicts" = 0 ])"
     for n in sub "${NODE_NAMES[@]}"; do
         check_log "$n"
     done
@@ -377,10 +374,10 @@ part_nodes() {
         "$(value "$sub_port" "SELECT count(*) = count(DISTINCT kuid96_globalize(id, kuid_node_fingerprint(n.kuid_node), n.kuid_interval))
             FROM ids_kuid64 JOIN nodes n USING (origin)")"
     for n in sub "${NODE_NAMES[@]}"; do scripts/pg-server.sh stop "$DATA-$n"; done
-    echo "nodes, different settings: $(elapsed "$t0") s"
+    echo "nodes, different settings: $(since "$t0") s"
 
     part_same_settings
-    echo "nodes: $(elapsed "$t0") s"
+    echo "nodes: $(since "$t0") s"
 }
 
 # Two servers left with the same (default) node settings. In shared mode
@@ -389,7 +386,7 @@ part_nodes() {
 # the same (time unit, sequence) pairs: the same IDs.
 part_same_settings() {
     local t0 a=$PORT b=$((PORT + 1)) f n name port attempt start found
-    t0=$(date +%s)
+    t0=$(now)
     echo "== nodes: two servers with the same (default) node settings, bursts of $BURST_IDS IDs at the same moment"
     server same-a "$a"
     server same-b "$b"
@@ -447,7 +444,7 @@ part_same_settings() {
                 -c "TRUNCATE merged_$name" -c "INSERT INTO merged_$name SELECT id FROM burst_$name UNION ALL SELECT id FROM from_b_$name" 2>&1 || true)
             echo "  $name: plain INSERT of both servers' IDs into one primary key: $refused"
             check "$name: the merge is refused with 23505 (unique_violation)" \
-                "$(grep -q 'ERROR:  23505' <<<"$refused" && echo t || echo f)"
+                "$(is grep -q 'ERROR:  23505' <<<"$refused")"
         fi
     done
     psql_at "$a" -c "SELECT format, attempt, start_skew_ms, overlap_ms, rows_a, rows_b, collisions, rejected_by_pk,
@@ -463,10 +460,10 @@ part_same_settings() {
     done
     echo "server errors by SQLSTATE: same-a: $(errors_by_sqlstate same-a) (the refused merges); same-b: $(errors_by_sqlstate same-b)"
     for n in same-a same-b; do scripts/pg-server.sh stop "$DATA-$n"; done
-    echo "nodes, same settings: $(elapsed "$t0") s"
+    echo "nodes, same settings: $(since "$t0") s"
 }
 
-total=$(date +%s)
+total=$(now)
 for part in "${parts[@]}"; do
     case $part in
     load) part_load ;;
@@ -477,10 +474,4 @@ for part in "${parts[@]}"; do
         ;;
     esac
 done
-if [ "$failures" != 0 ]; then
-    echo "test-long (PostgreSQL $major): $(elapsed "$total") s, $failures failed check(s); data directories (server.log) kept: ${STARTED[*]}"
-    exit 1
-fi
-stop_all
-for data in "${STARTED[@]}"; do rm -rf "$data"; done
-echo "test-long (PostgreSQL $major): $(elapsed "$total") s, every check passed"
+finish "test-long (PostgreSQL $major)" "$total"

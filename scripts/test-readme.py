@@ -50,6 +50,7 @@ result, and exits 1.
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import os
 import re
@@ -132,14 +133,7 @@ def split_statements(lines: list[str], first_line: int) -> list[Statement]:
         line_starts.append(line_starts[-1] + len(line) + 1)
 
     def line_of(pos: int) -> int:
-        lo, hi = 0, len(line_starts) - 1
-        while lo < hi:
-            mid = (lo + hi + 1) // 2
-            if line_starts[mid] <= pos:
-                lo = mid
-            else:
-                hi = mid - 1
-        return lo
+        return bisect.bisect_right(line_starts, pos) - 1
 
     def end_of_line(pos: int) -> int:
         end = text.find("\n", pos)
