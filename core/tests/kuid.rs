@@ -1,13 +1,13 @@
 mod common;
 
+use common::generators::{unit, MS, T0};
 use common::*;
 use flake_core::clock::ScriptedClock;
 use flake_core::kuid::{
     kuid64_decode, kuid64_encode, kuid64_from_parts, kuid64_from_time, kuid64_parts,
     kuid64_timestamp, node_fingerprint, ErlangTime, Kuid64Generator, Kuid96, Kuid96Generator,
-    KUID64_TIMELINE, SLOT_RULE,
+    SLOT_RULE,
 };
-use flake_core::sequencer::Timeline;
 use flake_core::slot::{SequenceRange, SlotAssignment};
 use flake_core::{ErrorKind, FlakeId};
 use proptest::prelude::*;
@@ -389,18 +389,11 @@ proptest! {
 // (docs/formats/kuid.md; the rules every generator shares are tested for
 // all of them in marks.rs)
 
-/// 2023-11-14T22:13:20Z, a second boundary, so on a unit boundary.
-const T0: i64 = 1_700_000_000_000_000_000;
 /// One 1024 µs unit in nanoseconds.
 const UNIT: i64 = 1_024_000;
 
 fn whole() -> SlotAssignment {
     SLOT_RULE.assign(3, 100).unwrap()
-}
-
-/// The generators' unit of `unix_nanos`: `unix_seconds · 1024 + (C >> 10)`.
-fn unit(unix_nanos: i64) -> u64 {
-    KUID64_TIMELINE.unit_at(unix_nanos).unwrap()
 }
 
 #[test]
@@ -424,7 +417,7 @@ fn slot_rule_divides_the_sequence_space() {
 fn first_unit_is_skipped() {
     let mut clock = ScriptedClock::new(T0 + 1000, UNIT / 4);
     let mut g = Kuid64Generator::starting_now(whole(), &mut clock).unwrap();
-    assert_eq!(g.state().floor, unit(T0));
+    assert_eq!(g.state().floor, unit::<Kuid64Generator>(T0));
     let first = g.generate(&mut clock).unwrap();
     assert!(clock.pauses >= 1, "must wait for the next unit");
     let p = kuid64_parts(first).unwrap();
@@ -446,7 +439,10 @@ fn first_unit_is_skipped() {
 fn units_follow_the_erlang_triple_across_a_second() {
     // The last unit of a second is 976 (999 424 µs); the next is the next
     // second's unit 0, though fewer than 1024 µs separate them.
-    let mut g = Kuid64Generator::new(SLOT_RULE.assign(0, 1).unwrap(), unit(T0 - 2 * UNIT));
+    let mut g = Kuid64Generator::new(
+        SLOT_RULE.assign(0, 1).unwrap(),
+        unit::<Kuid64Generator>(T0 - 2 * UNIT),
+    );
     let mut clock = ScriptedClock::new(T0 - 1000, 1); // 999 999 µs into the previous second
     let a = kuid64_parts(g.generate(&mut clock).unwrap()).unwrap();
     assert_eq!(a.microseconds, 999_424);
@@ -458,7 +454,10 @@ fn units_follow_the_erlang_triple_across_a_second() {
 
 #[test]
 fn sequence_counts_within_a_unit_and_restarts_on_a_new_one() {
-    let mut g = Kuid64Generator::new(SLOT_RULE.assign(0, 1).unwrap(), unit(T0 - UNIT));
+    let mut g = Kuid64Generator::new(
+        SLOT_RULE.assign(0, 1).unwrap(),
+        unit::<Kuid64Generator>(T0 - UNIT),
+    );
     let mut clock = ScriptedClock::new(T0, 1);
     let ids: Vec<i64> = (0..5).map(|_| g.generate(&mut clock).unwrap()).collect();
     let seqs: Vec<u32> = ids.iter().map(|&i| kuid64_parts(i).unwrap().seq).collect();
@@ -481,7 +480,7 @@ fn overflow_waits_for_the_next_unit() {
             last: 12,
         },
     };
-    let mut g = Kuid96Generator::new(a, unit(T0 - UNIT));
+    let mut g = Kuid96Generator::new(a, unit::<Kuid64Generator>(T0 - UNIT));
     let mut clock = ScriptedClock::new(T0, UNIT / 8);
     let seqs: Vec<u32> = (0..3)
         .map(|_| g.generate(&mut clock, 1, 8).unwrap().seq())
@@ -500,7 +499,7 @@ fn a_regression_goes_on_in_logical_time() {
         process: 0,
         range: SequenceRange { first: 0, last: 1 },
     };
-    let mut g = Kuid64Generator::new(a, unit(T0 - UNIT));
+    let mut g = Kuid64Generator::new(a, unit::<Kuid64Generator>(T0 - UNIT));
     let mut clock = ScriptedClock::new(T0 + 10 * UNIT, UNIT);
     let before = g.generate(&mut clock).unwrap();
     // The clock goes back 5 units: keep counting in unit 10.
@@ -516,7 +515,6 @@ fn a_regression_goes_on_in_logical_time() {
     assert_eq!(g.state().lead, 6 * UNIT);
 }
 
-const MS: i64 = 1_000_000;
 /// A slot with one sequence value per unit.
 const ONE_VALUE: SlotAssignment = SlotAssignment {
     process: 0,
@@ -550,7 +548,7 @@ fn across_a_second<T: Copy + Ord + std::fmt::Debug>(
 
 #[test]
 fn logical_time_skips_the_units_that_stand_for_no_time() {
-    let floor = unit(T0 - 1000) - 6;
+    let floor = unit::<Kuid64Generator>(T0 - 1000) - 6;
     assert_eq!(floor % 1024, 970);
     let mut g64 = Kuid64Generator::new(ONE_VALUE, floor);
     across_a_second(
@@ -577,7 +575,10 @@ fn logical_time_skips_the_units_that_stand_for_no_time() {
 
 #[test]
 fn kuid96_generator_checks_the_interval_before_spending_a_sequence() {
-    let mut g = Kuid96Generator::new(SLOT_RULE.assign(0, 1).unwrap(), unit(T0 - UNIT));
+    let mut g = Kuid96Generator::new(
+        SLOT_RULE.assign(0, 1).unwrap(),
+        unit::<Kuid64Generator>(T0 - UNIT),
+    );
     let mut clock = ScriptedClock::new(T0, 1);
     assert_eq!(
         g.generate(&mut clock, 0, 4).unwrap_err().kind(),
@@ -614,7 +615,7 @@ fn time_outside_the_range_is_an_error() {
     assert_eq!(err.kind(), ErrorKind::DatetimeOverflow);
     let err = Kuid96Generator::starting_now(whole(), &mut clock).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::DatetimeOverflow);
-    let mut g = Kuid64Generator::new(whole(), unit(T0));
+    let mut g = Kuid64Generator::new(whole(), unit::<Kuid64Generator>(T0));
     assert_eq!(
         g.generate(&mut clock).unwrap_err().kind(),
         ErrorKind::DatetimeOverflow

@@ -35,11 +35,6 @@ fn try_marked<G: TestGenerator>(
     })
 }
 
-/// The `lead` of `G`'s state, which must exist.
-fn lead<G: TestGenerator>(g: &G) -> i64 {
-    g.state().unwrap().lead
-}
-
 // --- the floor ------------------------------------------------------------------
 
 fn the_floor_unit_waits_for_the_next<G: TestGenerator>() {
@@ -139,7 +134,7 @@ fn a_floor_further_ahead_of_the_clock_than_max_lead_is_an_error() {
 /// 1's last reading.
 fn restart<G: TestGenerator>(slot: (u32, u32)) {
     let mut clock = ScriptedClock::new(T0, G::UNIT_NANOS / 4);
-    let mut run1 = MarkedGenerator::<G>::above(slot.0, slot.1, unit::<G>(T0)).unwrap();
+    let mut run1 = marked_above::<G>(slot, unit::<G>(T0));
     let mut first = vec![];
     for i in 0..3000 {
         match i {
@@ -165,7 +160,7 @@ fn restart<G: TestGenerator>(slot: (u32, u32)) {
         (HOUR, 2 * HOUR),
     ] {
         let mut clock = ScriptedClock::new(last_reading - behind, G::UNIT_NANOS / 4);
-        let mut run2 = MarkedGenerator::<G>::above(slot.0, slot.1, mark).unwrap();
+        let mut run2 = marked_above::<G>(slot, mark);
         let mut second = vec![];
         for _ in 0..1000 {
             clock.now += 1000;
@@ -218,7 +213,7 @@ fn steps_back<G: TestGenerator>(step: i64, max_lead: i64) {
         // The floor well below: sno flips only above it.
         let floor = unit::<G>(T0 - 3 * step);
         let mut clock = ScriptedClock::new(T0, G::UNIT_NANOS / 4);
-        let mut marked = MarkedGenerator::<G>::above(slot.0, slot.1, floor).unwrap();
+        let mut marked = marked_above::<G>(slot, floor);
         let mut ids = vec![];
         for i in 0..4000 {
             match i {
@@ -277,7 +272,7 @@ fn seconds(nanos: i64) -> String {
 fn a_step_back_beyond_max_lead<G: TestGenerator>() {
     let mut clock = ScriptedClock::new(T0, G::UNIT_NANOS / 4);
     let floor = unit::<G>(T0 - 5 * HOUR);
-    let mut marked = MarkedGenerator::<G>::above(0, 1, floor).unwrap();
+    let mut marked = marked_above::<G>(SHARED_SLOT, floor);
     let mut ids = vec![];
     for _ in 0..10 {
         clock.now += 1000;
@@ -444,7 +439,7 @@ fn blocking_generate_keeps_no_mark_and_runs_at_most_a_minute_ahead() {
 
 fn the_mark_bounds_the_units<G: TestGenerator>() {
     let floor = unit::<G>(T0);
-    let mut marked = MarkedGenerator::<G>::above(0, 1, floor).unwrap();
+    let mut marked = marked_above::<G>(SHARED_SLOT, floor);
     assert_eq!(
         marked.mark(),
         floor,
@@ -505,8 +500,7 @@ fn no_unit_above_the_mark_is_used_before_the_mark_is_extended() {
 
 fn logical_time_stops_at_the_mark<G: TestGenerator>() {
     let floor = unit::<G>(T0);
-    let mut marked =
-        MarkedGenerator::<G>::above(G::NARROW_SLOT.0, G::NARROW_SLOT.1, floor).unwrap();
+    let mut marked = marked_above::<G>(G::NARROW_SLOT, floor);
     marked.extend_to(floor + 3);
     let mut clock = ScriptedClock::new(T0 - SECOND, 1);
     let units: Vec<u64> = (0..6)
@@ -529,7 +523,7 @@ fn logical_time_too_stops_at_the_mark() {
 
 fn a_learned_mark<G: TestGenerator>() {
     let floor = unit::<G>(T0);
-    let mut marked = MarkedGenerator::<G>::above(0, 1, floor).unwrap();
+    let mut marked = marked_above::<G>(SHARED_SLOT, floor);
     let mut clock = ScriptedClock::new(start::<G>(floor + 10), G::UNIT_NANOS / 4);
     let (first, _) = next_marked(&mut marked, &mut clock, DEFAULT_MAX_LEAD).unwrap();
     // Another server with this identity got as far as `learned` (its mark,
@@ -598,10 +592,10 @@ fn event() -> impl Strategy<Value = Event> {
 /// than `max_lead` behind, generation fails, and the clock is moved on as
 /// whoever runs the server would.
 fn play<G: TestGenerator>(narrow: bool, offset: i64, events: &[Event]) {
-    let (slot, nslots) = if narrow { G::NARROW_SLOT } else { SHARED_SLOT };
+    let slot = if narrow { G::NARROW_SLOT } else { SHARED_SLOT };
     let mut clock = ScriptedClock::new(T0 + offset, G::UNIT_NANOS / 3 + 1);
     let mut floors = vec![unit::<G>(clock.now)];
-    let mut marked = MarkedGenerator::<G>::above(slot, nslots, floors[0]).unwrap();
+    let mut marked = marked_above::<G>(slot, floors[0]);
     let mut runs: Vec<Vec<G::Id>> = vec![vec![]];
     for event in events {
         match *event {
@@ -627,7 +621,7 @@ fn play<G: TestGenerator>(narrow: bool, offset: i64, events: &[Event]) {
             Event::Jump(nanos) => clock.now += nanos,
             Event::Restart => {
                 floors.push(marked.mark());
-                marked = MarkedGenerator::above(slot, nslots, marked.mark()).unwrap();
+                marked = marked_above(slot, marked.mark());
                 runs.push(vec![]);
             }
         }

@@ -8,7 +8,10 @@
 
 mod common;
 
-use common::generators::{check_order, one_unit_of_pauses, start, unit, TestGenerator, HOUR};
+use common::generators::{
+    self, check_order, lead, marked_above, one_unit_of_pauses, start, unit, TestGenerator, HOUR,
+    MS, SECOND, T0,
+};
 use flake_core::clock::{Clock, ReadAhead, ScriptedClock, SystemClock};
 use flake_core::generator::{MarkedGenerator, SlotGenerator, SHARED_SLOT};
 use flake_core::kuid::{self, Kuid64Generator, Kuid96Generator};
@@ -21,9 +24,6 @@ use std::collections::BTreeMap;
 use std::fmt::Debug;
 use std::sync::{Arc, Mutex};
 
-const T0: i64 = 1_700_000_000_000_000_000; // 2023-11-14, on a 4 ms boundary
-const MS: i64 = 1_000_000;
-const SECOND: i64 = 1_000_000_000;
 const EPOCH: i64 = snowflake::DEFAULT_EPOCH_MILLIS;
 
 /// (time unit, sequence) of an ID, as read back from the ID itself.
@@ -34,7 +34,7 @@ type Ahead<'a> = ReadAhead<'a, ScriptedClock>;
 /// The server's generator at start: above `floor` (the previous run's
 /// mark, or the unit the server started in), its mark there too.
 fn shared_above<G: SlotGenerator>(floor: u64) -> MarkedGenerator<G> {
-    MarkedGenerator::above(SHARED_SLOT.0, SHARED_SLOT.1, floor).unwrap()
+    marked_above(SHARED_SLOT, floor)
 }
 
 /// What the extension does in one attempt: read the clock, take the lock,
@@ -181,7 +181,7 @@ fn the_unit_of_server_start_is_never_used() {
 
 #[test]
 fn a_clock_outside_the_range_is_an_error_that_changes_nothing() {
-    let floor = sno::units_at(T0 as i128).unwrap();
+    let floor = unit::<SnoGenerator>(T0);
     let mut clock = ScriptedClock::new(0, sno::UNIT_NANOS as i64);
     let mut shared = shared_above::<SnoGenerator>(floor);
     let step = |g: &mut SnoGenerator, clock: &mut Ahead, limits: &Limits| {
@@ -332,7 +332,7 @@ fn a_regression_goes_on_in_logical_time_for_every_caller() {
 fn sno_regressions_follow_tick_tock_on_the_shared_state() {
     let unit = sno::UNIT_NANOS as i64;
     let mut clock = ScriptedClock::new(T0, unit);
-    let mut shared = shared_above::<SnoGenerator>(sno::units_at((T0 - unit) as i128).unwrap());
+    let mut shared = shared_above::<SnoGenerator>(generators::unit::<SnoGenerator>(T0 - unit));
     let step = |g: &mut SnoGenerator, clock: &mut Ahead, limits: &Limits| {
         g.try_generate(clock, limits, 0, 0)
     };
@@ -492,7 +492,7 @@ fn fresh<G: TestGenerator>(
 fn a_reading_made_stale_by_another_caller_is_taken_again() {
     let unit = sno::UNIT_NANOS as i64;
     let mut world = ScriptedClock::new(T0 + 10 * unit, unit);
-    let mut shared = shared_above::<SnoGenerator>(sno::units_at(T0 as i128).unwrap());
+    let mut shared = shared_above::<SnoGenerator>(generators::unit::<SnoGenerator>(T0));
     let (first, _) = fresh(&mut shared, &mut world);
     // A reads the clock in unit 10 and, before it holds the lock, B makes
     // an ID in unit 11. A's reading is behind; its second, fresh reading
@@ -517,7 +517,7 @@ fn a_reading_taken_before_another_callers_regression_does_not_undo_it() {
     // Issue 18's stall: sno, several sessions, the clock stepped back 10 s.
     let unit = sno::UNIT_NANOS as i64;
     let mut world = ScriptedClock::new(T0, unit / 4);
-    let mut shared = shared_above::<SnoGenerator>(sno::units_at((T0 - HOUR) as i128).unwrap());
+    let mut shared = shared_above::<SnoGenerator>(generators::unit::<SnoGenerator>(T0 - HOUR));
     let (before, _) = fresh(&mut shared, &mut world);
     // Session A reads the clock; before it holds the lock, the clock is
     // stepped back 10 s and session B applies the regression: tick-tock.
@@ -568,7 +568,7 @@ fn stale_readings_across_steps_back<G: TestGenerator>() {
         ids.push(id);
         // (The lead is measured against the reading an ID was made with:
         // after B's, against the clock.)
-        let lead = shared.generator().state().unwrap().lead;
+        let lead = lead(shared.generator());
         let (id, waited_a) = with_reading(&mut shared, &mut world, early);
         ids.push(id);
         for waited in [waited, waited_a] {

@@ -1,10 +1,11 @@
 mod common;
 
+use common::generators::{unit, HOUR, T0};
 use common::*;
 use flake_core::clock::ScriptedClock;
 use flake_core::sequencer::{Limits, Step, DEFAULT_MAX_LEAD};
 use flake_core::slot::{SequenceRange, SlotAssignment};
-use flake_core::sno::{units_at, Sno, SnoGenerator, SLOT_RULE, UNIT_NANOS};
+use flake_core::sno::{Sno, SnoGenerator, SLOT_RULE, UNIT_NANOS};
 use flake_core::{ErrorKind, FlakeId};
 use proptest::prelude::*;
 
@@ -140,24 +141,17 @@ proptest! {
 // (docs/formats/sno.md#generation; the rules every generator shares are
 // tested for all of them in marks.rs)
 
-const T0: i64 = 1_700_000_000_000_000_000; // 2023-11-14, on a unit boundary
 const UNIT: i64 = UNIT_NANOS as i64;
-const HOUR: i64 = 3_600_000_000_000;
 
 fn whole() -> SlotAssignment {
     SLOT_RULE.assign(3, 100).unwrap()
-}
-
-/// The unit of `unix_nanos`.
-fn unit(unix_nanos: i64) -> u64 {
-    units_at(unix_nanos as i128).unwrap()
 }
 
 #[test]
 fn first_unit_is_skipped() {
     let mut clock = ScriptedClock::new(T0 + 1000, UNIT / 4);
     let mut g = SnoGenerator::starting_now(whole(), &mut clock).unwrap();
-    assert_eq!(g.state().floor, unit(T0));
+    assert_eq!(g.state().floor, unit::<SnoGenerator>(T0));
     let first = g.generate(&mut clock, 0, 0).unwrap();
     assert!(clock.pauses >= 1, "must wait for the next unit");
     assert!(first.unix_nanos() >= (T0 + UNIT) as i128);
@@ -167,7 +161,7 @@ fn first_unit_is_skipped() {
 
 #[test]
 fn sequence_counts_within_a_unit_and_restarts_on_a_new_one() {
-    let mut g = SnoGenerator::new(whole(), unit(T0 - UNIT));
+    let mut g = SnoGenerator::new(whole(), unit::<SnoGenerator>(T0 - UNIT));
     let mut clock = ScriptedClock::new(T0, 1);
     let ids: Vec<Sno> = (0..5)
         .map(|_| g.generate(&mut clock, 7, 9).unwrap())
@@ -190,7 +184,7 @@ fn overflow_waits_for_the_next_unit() {
         last: 12,
     };
     let a = SlotAssignment { process: 1, range };
-    let mut g = SnoGenerator::new(a, unit(T0 - UNIT));
+    let mut g = SnoGenerator::new(a, unit::<SnoGenerator>(T0 - UNIT));
     let mut clock = ScriptedClock::new(T0, UNIT / 8);
     let seqs: Vec<u16> = (0..3)
         .map(|_| g.generate(&mut clock, 0, 0).unwrap().sequence())
@@ -215,7 +209,7 @@ fn a_regression_flips_tick_tock_and_a_second_one_goes_on_in_logical_time() {
         process: 0,
         range: SequenceRange { first: 0, last: 1 },
     };
-    let mut g = SnoGenerator::new(a, unit(T0 - UNIT));
+    let mut g = SnoGenerator::new(a, unit::<SnoGenerator>(T0 - UNIT));
     let mut clock = ScriptedClock::new(T0 + 10 * UNIT, UNIT);
     let before = g.generate(&mut clock, 0, 0).unwrap();
     assert!(!before.tick_tock());
@@ -268,7 +262,7 @@ fn a_regression_flips_tick_tock_and_a_second_one_goes_on_in_logical_time() {
 #[test]
 fn a_regression_to_or_below_the_floor_never_flips() {
     // The floor may have been used by a previous run in either phase.
-    let floor = unit(T0);
+    let floor = unit::<SnoGenerator>(T0);
     let mut g = SnoGenerator::new(whole(), floor);
     let mut clock = ScriptedClock::new(T0 + 5 * UNIT, UNIT);
     let first = g.generate(&mut clock, 0, 0).unwrap();
@@ -346,7 +340,7 @@ fn time_outside_the_range_is_an_error() {
     let mut clock = ScriptedClock::new(0, 1);
     let err = SnoGenerator::starting_now(whole(), &mut clock).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::DatetimeOverflow);
-    let mut g = SnoGenerator::new(whole(), unit(T0));
+    let mut g = SnoGenerator::new(whole(), unit::<SnoGenerator>(T0));
     let err = g.generate(&mut clock, 0, 0).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::DatetimeOverflow);
     assert_eq!(g.state().issued, 0);

@@ -1,5 +1,6 @@
 mod common;
 
+use common::generators::{unit, T0};
 use common::*;
 use flake_core::clock::ScriptedClock;
 use flake_core::slot::{SequenceRange, SlotAssignment};
@@ -182,7 +183,6 @@ proptest! {
 // (docs/formats/snowflake.md; the rules every generator shares are tested
 // for all of them in marks.rs)
 
-const T0: i64 = 1_700_000_000_000_000_000; // 2023-11-14, on a millisecond
 const UNIT: i64 = 1_000_000;
 const EPOCH: i64 = DEFAULT_EPOCH_MILLIS;
 
@@ -215,16 +215,11 @@ fn slot_rule_uses_the_process_field_then_splits_the_sequence() {
     );
 }
 
-/// The millisecond of `unix_nanos`: snowflake's unit.
-fn unit(unix_nanos: i64) -> u64 {
-    (unix_nanos / UNIT) as u64
-}
-
 #[test]
 fn first_unit_is_skipped() {
     let mut clock = ScriptedClock::new(T0 + 1000, UNIT / 4);
     let mut g = SnowflakeGenerator::starting_now(slot(3), &mut clock).unwrap();
-    assert_eq!(g.state().floor, unit(T0));
+    assert_eq!(g.state().floor, unit::<SnowflakeGenerator>(T0));
     let first = g.generate(&mut clock, 9, EPOCH).unwrap();
     assert!(clock.pauses >= 1, "must wait for the next unit");
     let p = parts(first, EPOCH).unwrap();
@@ -234,7 +229,7 @@ fn first_unit_is_skipped() {
 
 #[test]
 fn sequence_counts_within_a_unit_and_restarts_on_a_new_one() {
-    let mut g = SnowflakeGenerator::new(slot(70), unit(T0 - UNIT));
+    let mut g = SnowflakeGenerator::new(slot(70), unit::<SnowflakeGenerator>(T0 - UNIT));
     let mut clock = ScriptedClock::new(T0, 1);
     let ids: Vec<i64> = (0..5)
         .map(|_| g.generate(&mut clock, 1, EPOCH).unwrap())
@@ -264,7 +259,7 @@ fn overflow_waits_for_the_next_unit() {
             last: 12,
         },
     };
-    let mut g = SnowflakeGenerator::new(a, unit(T0 - UNIT));
+    let mut g = SnowflakeGenerator::new(a, unit::<SnowflakeGenerator>(T0 - UNIT));
     let mut clock = ScriptedClock::new(T0, UNIT / 8);
     let ids: Vec<i64> = (0..3)
         .map(|_| g.generate(&mut clock, 0, EPOCH).unwrap())
@@ -286,7 +281,7 @@ fn a_regression_goes_on_in_logical_time() {
         process: 0,
         range: SequenceRange { first: 0, last: 1 },
     };
-    let mut g = SnowflakeGenerator::new(a, unit(T0 - UNIT));
+    let mut g = SnowflakeGenerator::new(a, unit::<SnowflakeGenerator>(T0 - UNIT));
     let mut clock = ScriptedClock::new(T0 + 10 * UNIT, UNIT / 4);
     let before = g.generate(&mut clock, 0, EPOCH).unwrap();
     // The clock goes back 5 ms: the rest of millisecond 10, then 11 and 12
@@ -323,7 +318,7 @@ fn a_regression_goes_on_in_logical_time() {
 
 #[test]
 fn bad_worker_or_epoch_fails_before_spending_a_sequence() {
-    let mut g = SnowflakeGenerator::new(slot(0), unit(T0 - UNIT));
+    let mut g = SnowflakeGenerator::new(slot(0), unit::<SnowflakeGenerator>(T0 - UNIT));
     let mut clock = ScriptedClock::new(T0, 1);
     assert_eq!(
         g.generate(&mut clock, 32, EPOCH).unwrap_err().kind(),
@@ -359,7 +354,7 @@ fn time_before_1970_is_an_error() {
     let mut clock = ScriptedClock::new(-UNIT, 1);
     let err = SnowflakeGenerator::starting_now(slot(0), &mut clock).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::DatetimeOverflow);
-    let mut g = SnowflakeGenerator::new(slot(0), unit(T0));
+    let mut g = SnowflakeGenerator::new(slot(0), unit::<SnowflakeGenerator>(T0));
     let err = g.generate(&mut clock, 0, EPOCH).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::DatetimeOverflow);
     assert_eq!(g.state().issued, 0);

@@ -337,6 +337,20 @@ pub fn generator<G: TestGenerator>((slot, nslots): (u32, u32), floor: u64) -> G 
     G::for_slot(slot, nslots, floor).unwrap()
 }
 
+/// `G`'s generator of `slot` with its mark, above `floor` (the mark starts
+/// there too).
+pub fn marked_above<G: SlotGenerator>(
+    (slot, nslots): (u32, u32),
+    floor: u64,
+) -> MarkedGenerator<G> {
+    MarkedGenerator::above(slot, nslots, floor).unwrap()
+}
+
+/// The `lead` of `G`'s state, which must exist.
+pub fn lead<G: TestGenerator>(g: &G) -> i64 {
+    g.state().unwrap().lead
+}
+
 /// The unit `G` reads at `unix_nanos`.
 pub fn unit<G: TestGenerator>(unix_nanos: i64) -> u64 {
     G::unit_at(unix_nanos).unwrap()

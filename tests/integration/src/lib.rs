@@ -78,15 +78,15 @@ pub fn mode() -> &'static str {
         Ok("backend") => "backend",
         Ok(other) => panic!("PG_FLAKE_TEST_MODE is {other:?}, not shared or backend"),
         Err(_) => {
-            let shared: bool = connect()
+            let mut db = connect();
+            let preloaded: bool = db
                 .query_one(
-                    "SELECT current_setting('shared_preload_libraries') ~ '\\mpg_flake\\M'
-                            OR current_setting('server_version_num')::int >= 170000",
+                    "SELECT current_setting('shared_preload_libraries') ~ '\\mpg_flake\\M'",
                     &[],
                 )
                 .unwrap()
                 .get(0);
-            if shared {
+            if preloaded || server_version_num(&mut db) >= 170000 {
                 "shared"
             } else {
                 "backend"
