@@ -51,12 +51,7 @@ echo "test-package: $name $version installed; the server on port $PORT loads $li
 "${psql[@]}" -d flake_package -c "SELECT sno_generate(), siq_generate('event'), flaxid_generate()"
 
 OUT=$(mktemp -d /tmp/pg_flake-package-regress.XXXXXX)
-PGXS=$(dirname "$("$PG_BIN/pg_config" --pgxs)")
-tests=$(scripts/regress-tests.sh "$major")
-if ! "$PGXS/../test/regress/pg_regress" --use-existing --bindir="$PG_BIN" --host=127.0.0.1 --port="$PORT" --user=postgres \
-    --inputdir=tests/regress --outputdir="$OUT" --dbname=regress_flake $tests; then
-    cat "$OUT/regression.diffs" 2>/dev/null || true
-    exit 1
-fi
+# shellcheck disable=SC2046 # one test name per word
+scripts/pg-regress.sh "$PORT" "$OUT" $(scripts/regress-tests.sh "$major")
 rm -rf "$OUT"
 echo "test-package: the regression suite passed against the installed package"

@@ -33,7 +33,6 @@ BACKEND_PORT=$((PORT + 1))
 TMP=${PG_FLAKE_TMP:-/tmp}
 DATA=$TMP/pg_flake-test-$major
 BACKEND_DATA=$DATA-backend
-PGXS=$(dirname "$("$PG_BIN/pg_config" --pgxs)")
 mkdir -p "$TMP"
 OUT=$(mktemp -d "$TMP/pg_flake-regress-$major.XXXXXX")
 
@@ -47,11 +46,8 @@ suite() {
     scripts/pg-server.sh start "$data" "$port" "$@"
     local psql=(psql -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$port" -U postgres)
     "${psql[@]}" -d postgres -c "CREATE DATABASE regress_flake" -c "CREATE DATABASE flake_test"
-    if ! "$PGXS/../test/regress/pg_regress" --use-existing --bindir="$PG_BIN" --host=127.0.0.1 --port="$port" --user=postgres \
-        --inputdir=tests/regress --outputdir="$OUT/$name" --dbname=regress_flake $tests; then
-        cat "$OUT/$name/regression.diffs" 2>/dev/null || true
-        exit 1
-    fi
+    # shellcheck disable=SC2086 # one test name per word
+    scripts/pg-regress.sh "$port" "$OUT/$name" $tests
     PG_FLAKE_TEST_MODE=$mode \
     PG_FLAKE_TEST_DSN="host=127.0.0.1 port=$port user=postgres dbname=flake_test" \
     PG_FLAKE_TEST_LOG="$data/server.log" \
