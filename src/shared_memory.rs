@@ -128,13 +128,13 @@ unsafe extern "C-unwind" fn on_shmem_startup() {
         let area = pg_sys::ShmemInitStruct(SHARED_AREA.as_ptr(), size, &mut found).cast::<u8>();
         attach_all(area, !found);
         pg_sys::LWLockRelease(lock);
-        // In the postmaster, once (this hook runs again after a crash
-        // restart): when it exits, every backend is gone and shared memory
-        // holds every unit used, so the exact last units can be recorded
-        // and the next start need not begin a lease ahead of the clock.
-        static REGISTERED: std::sync::atomic::AtomicBool =
-            std::sync::atomic::AtomicBool::new(false);
-        if !pg_sys::IsUnderPostmaster && !REGISTERED.swap(true, Ordering::Relaxed) {
+        // In the postmaster: when it exits, every backend is gone and
+        // shared memory holds every unit used, so the exact last units can
+        // be recorded and the next start need not begin a lease ahead of
+        // the clock. Registered at every set-up of shared memory: a crash
+        // restart runs and clears the postmaster's on_shmem_exit callbacks
+        // (shmem_exit) before it sets shared memory up again.
+        if !pg_sys::IsUnderPostmaster {
             pg_sys::on_shmem_exit(Some(release_at_shutdown), pg_sys::Datum::from(0usize));
         }
     }
