@@ -24,6 +24,7 @@
 #   test-citus          25470-25472     25470-25472     the same ports
 #   test-package        25480                           (PostgreSQL 15 only)
 #   test-upgrade        25495           25496           PG_FLAKE_UPGRADE_PORT, the next
+#   test-servers        25500-25519     25560-25579     PG_FLAKE_SERVERS_PORT + 20 (V - 15), twenty ports
 #   bench               25440           25443           PG_FLAKE_BENCH_PORT + (V - 15)
 # cargo pgrx test: pgrx 0.18.1 binds a free port itself (in the ephemeral
 # range; it has no setting for it). Data directories: .run/pg<V>
@@ -50,7 +51,7 @@ RUN_PG_PORT := $(shell echo $$(($(RUN_PORT) + $(PG) - 15)))
 RUN_DATA    ?= $(CURDIR)/.run/pg$(PG)
 PSQL_RUN     = $(call pg_bin,$(PG))/psql -X -h 127.0.0.1 -p $(RUN_PG_PORT) -U postgres
 
-.PHONY: all prereqs install run stop test lint test-core test-pgrx test-sql test-upgrade test-long test-clock test-citus test-package bench bench-codecs package clean
+.PHONY: all prereqs install run stop test lint test-core test-pgrx test-sql test-upgrade test-long test-clock test-servers test-citus test-package bench bench-codecs package clean
 # The per-version targets (install-18, …) come from pattern rules: never
 # files, and none to delete afterwards.
 .SECONDARY:
@@ -68,13 +69,13 @@ prereqs-%:
 relink_library = lib="$$($(call pg_config,$(1)) --pkglibdir)/pg_flake.so"; \
 	if [ -f "$$lib" ]; then cp -p "$$lib" "$$lib.new" && mv -f "$$lib.new" "$$lib"; fi
 
-# The install script of 0.1.0 as it landed goes along, so that a database
-# can be made at 0.1.0 and updated (the regression test upgrade).
+# The install scripts of 0.1.0 and 0.2.0 as they landed go along, so that a
+# database can be made at either and updated (the regression test upgrade).
 install: install-$(PG)
 install-%: prereqs-%
 	@$(call relink_library,$*)
 	cargo pgrx install --release --pg-config $(call pg_config,$*)
-	install -m 644 sql/pg_flake--0.1.0.sql "$$($(call pg_config,$*) --sharedir)/extension/"
+	install -m 644 sql/pg_flake--0.1.0.sql sql/pg_flake--0.2.0.sql "$$($(call pg_config,$*) --sharedir)/extension/"
 
 ## run: build, install, start a dedicated server with an example database, open psql.
 run: install
@@ -133,7 +134,7 @@ test-upgrade: install-15 install-18
 ## every generator; node settings across servers with logical replication:
 ## scripts/test-long.sh), test-clock-V, test-citus-V (skips without an installed Citus),
 ## and, for PostgreSQL 15, test-package.
-test-long: $(foreach v,$(PG_VERSIONS),test-long-$(v) test-clock-$(v) test-citus-$(v)) $(if $(filter 15,$(PG_VERSIONS)),test-package)
+test-long: $(foreach v,$(PG_VERSIONS),test-long-$(v) test-clock-$(v) test-servers-$(v) test-citus-$(v)) $(if $(filter 15,$(PG_VERSIONS)),test-package)
 test-long-%: install-%
 	$(call with_pg,$*) scripts/test-long.sh
 
@@ -146,6 +147,15 @@ test-long-%: install-%
 test-clock: test-clock-$(PG)
 test-clock-%: install-%
 	$(call with_pg,$*) scripts/test-clock.sh
+
+## test-servers: the multi-server tests in tests/servers (pytest on one harness,
+## tests/servers/harness.py): standbys cloned from a configured primary, synchronous
+## standbys that go away, damaged marks files, failing fsync, clocks stepped years ahead,
+## crashes without preloading; each starts, kills, clones and promotes real servers of
+## version V (scripts/test-servers.sh). Part of `make test-long`.
+test-servers: test-servers-$(PG)
+test-servers-%: install-%
+	$(call with_pg,$*) PG_FLAKE_SERVERS_PORT=$$((25500 + 20 * ($* - 15))) scripts/test-servers.sh
 
 ## test-citus: a coordinator and two workers of an installed Citus, no pg_flake setting:
 ## every ID distinct through INSERT ... SELECT, COPY, ADD COLUMN and direct writes on the

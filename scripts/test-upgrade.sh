@@ -15,7 +15,7 @@
 #     starts PostgreSQL 18 with pg_flake preloaded and its clock 30 s behind
 #     the last IDs made on 15 (libfaketime), as after a move to a machine
 #     whose clock lags: only the marks keep its IDs above the old ones.
-#  3. On 18: pg_flake is there at 0.2.0; every digest is the same; every
+#  3. On 18: pg_flake is there at 0.3.0; every digest is the same; every
 #     btree passes amcheck's bt_index_check (heapallindexed) and every table
 #     verify_heapam; lookups through the hash and BRIN indexes find what
 #     sequential scans find.
@@ -24,7 +24,7 @@
 #     "After `pg_upgrade` to PostgreSQL 18", read from README.md), after
 #     which every native type's *_ops family has it, a skip scan finds what
 #     a sequential scan finds, and the extension's catalog is that of a fresh
-#     0.2.0 on 18.
+#     0.3.0 on 18.
 #  5. Generation continues above the old highest ID for every
 #     coordination-based format, ahead of the server's clock (clock_lead:
 #     in logical time above the marks that came along), every format
@@ -286,7 +286,7 @@ offset=$(($(date +%s) - stopped15 + CLOCK_BEHIND))
 PG_SERVER_ENV="LD_PRELOAD=$FAKETIME_LIB FAKETIME=-$offset FAKETIME_DONT_FAKE_MONOTONIC=1" \
     server "$BIN18" start "$NEW" "$NEW_PORT" "$PRELOAD"
 version=$(sql18 "$DB" -c "SELECT extversion FROM pg_extension WHERE extname = 'pg_flake'")
-[ "$version" = 0.2.0 ] || fail "pg_flake is at '$version' after the upgrade, not 0.2.0"
+[ "$version" = 0.3.0 ] || fail "pg_flake is at '$version' after the upgrade, not 0.3.0"
 digests18=$(digests sql18 "$DB")
 if [ "$digests18" != "$digests15" ]; then
     diff <(echo "$digests15") <(echo "$digests18") || true
@@ -339,7 +339,7 @@ if printf '%s\n%s\n' "$skip_before" "$skip_after" | grep -v '|true$' | grep -q .
     echo "$skip_before"$'\n'"$skip_after"
     fail "a skip scan found other rows than a sequential scan (type|index searches|rows|agrees)"
 fi
-# The catalog is now that of a fresh 0.2.0 on 18.
+# The catalog is now that of a fresh 0.3.0 on 18.
 sql18 postgres -c "CREATE DATABASE flake_fresh"
 sql18 flake_fresh -c "CREATE EXTENSION pg_flake"
 catalog() {
@@ -348,9 +348,9 @@ catalog() {
 }
 if ! catalog_diff=$(diff <(catalog flake_fresh) <(catalog "$DB")); then
     echo "$catalog_diff"
-    fail "the upgraded database's pg_flake catalog differs from a fresh 0.2.0's on 18 (< fresh, > upgraded)"
+    fail "the upgraded database's pg_flake catalog differs from a fresh 0.3.0's on 18 (< fresh, > upgraded)"
 fi
-echo "PostgreSQL 18: skip support: 0 of ${#NATIVE[@]} *_ops families before the README's snippet, ${#NATIVE[@]} after; skip scans on (id, a) agree with sequential scans, index searches $(searches "$skip_before") before, $(searches "$skip_after") after; catalog identical to a fresh 0.2.0"
+echo "PostgreSQL 18: skip support: 0 of ${#NATIVE[@]} *_ops families before the README's snippet, ${#NATIVE[@]} after; skip scans on (id, a) agree with sequential scans, index searches $(searches "$skip_before") before, $(searches "$skip_after") after; catalog identical to a fresh 0.3.0"
 
 # --- 5. Generation, ANALYZE, REINDEX ----------------------------------------
 generate=""

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# The multi-server tests (tests/servers, pytest on harness.Server): real
+# servers of the PostgreSQL in PG_BIN started, stopped, killed, cloned and
+# promoted, their clocks moved (libfaketime), as root running the servers as
+# the `postgres` user.
+#   PG_BIN=/usr/lib/postgresql/15/bin scripts/test-servers.sh [PYTEST_ARGS...]
+# Environment: PG_FLAKE_SERVERS_PORT (first port, default 25500; a test uses
+# the next few), PG_FLAKE_SERVERS_DATA (data directories, default
+# /tmp/pgf-servers-<major>; a failed test's are kept there).
+# Creates tests/servers/.venv (psycopg, pytest; the pins of
+# python/tests/constraints.txt) on first use. Idempotent.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PG_BIN=${PG_BIN:-/usr/lib/postgresql/15/bin}
+export PATH="$PG_BIN:$PATH"
+major=$("$PG_BIN/pg_config" --version | sed -E 's/^PostgreSQL ([0-9]+).*/\1/')
+export PG_FLAKE_SERVERS_DATA=${PG_FLAKE_SERVERS_DATA:-/tmp/pgf-servers-$major}
+scripts/apt-install.sh test-servers faketime procps
+VENV=tests/servers/.venv
+PINS=python/tests/constraints.txt
+if ! "$VENV/bin/python" -c 'import psycopg, pytest' 2>/dev/null \
+    || [ "$(sha256sum "$PINS" | cut -d' ' -f1)" != "$(cat "$VENV/pins" 2>/dev/null)" ]; then
+    rm -rf "$VENV"
+    if ! python3 -m venv "$VENV" >/dev/null 2>&1; then
+        rm -rf "$VENV"
+        scripts/apt-install.sh test-servers python3-venv
+        python3 -m venv "$VENV"
+    fi
+    "$VENV/bin/pip" install -q --disable-pip-version-check -c "$PINS" "psycopg[binary]" pytest ruff
+    sha256sum "$PINS" | cut -d' ' -f1 > "$VENV/pins"
+fi
+"$VENV/bin/ruff" check --quiet tests/servers
+"$VENV/bin/ruff" format --quiet --check tests/servers
+cd tests/servers
+echo "test-servers: PostgreSQL $major ($PG_BIN), data in $PG_FLAKE_SERVERS_DATA"
+exec .venv/bin/pytest -p no:cacheprovider -q -ra "$@"

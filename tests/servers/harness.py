@@ -1,0 +1,270 @@
+"""Real PostgreSQL servers for the multi-server tests, in the manner of
+PostgreSQL's own ``PostgreSQL::Test::Cluster``: a :class:`Server` is a data
+directory and a port on 127.0.0.1, run by the ``postgres`` user with the
+programs of one PostgreSQL version (``PG_BIN``). Tests start, stop, kill -9,
+clone (``pg_basebackup``), promote and move the clock of servers, and talk
+to them over real connections (psycopg) on loopback.
+
+Each server logs with ``log_line_prefix = '%m [%p] %e '``, so the fifth
+field of a log line is its SQLSTATE (``Server.log_errors``).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import psycopg
+
+PG_BIN = Path(os.environ.get("PG_BIN", "/usr/lib/postgresql/15/bin"))
+FAKETIME_LIB = os.environ.get("FAKETIME_LIB", "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1")
+COMMON_CONF = [
+    "listen_addresses = '127.0.0.1'",
+    "max_connections = 100",
+    "fsync = off",
+    "log_line_prefix = '%m [%p] %e '",
+    "wal_level = replica",
+    # TCP only: a data directory's path may be too long for a socket's.
+    "unix_socket_directories = ''",
+    "max_wal_senders = 10",
+]
+
+
+def as_postgres(*args: str, env: dict | None = None, check: bool = True, **kw):
+    """Runs a program as the ``postgres`` user (initdb refuses root)."""
+    prefix = ["runuser", "-u", "postgres", "--", "env"]
+    prefix += [f"{k}={v}" for k, v in (env or {}).items()]
+    return subprocess.run(
+        prefix + [str(a) for a in args], check=check, capture_output=True, text=True, **kw
+    )
+
+
+def major_version() -> int:
+    out = subprocess.run(
+        [str(PG_BIN / "pg_config"), "--version"], check=True, capture_output=True, text=True
+    ).stdout
+    return int(re.match(r"PostgreSQL (\d+)", out).group(1))
+
+
+class Server:
+    """One server: ``Server(name, port, root)`` keeps its data in
+    ``root/name``; nothing exists until :meth:`init` or :meth:`clone_of`."""
+
+    def __init__(self, name: str, port: int, root: Path):
+        self.name = name
+        self.port = port
+        self.data = Path(root) / name
+        # libfaketime's timestamp file: writing an offset into it moves the
+        # running server's real-time clock (set_clock).
+        self.clock_file = Path(root) / f"{name}.faketime"
+        self.clock_moved = False
+
+    # --- making ---------------------------------------------------------
+
+    def init(self, *conf: str, preload: bool = True) -> Server:
+        """A fresh data directory (initdb), configured with ``conf`` and,
+        with ``preload``, pg_flake in shared_preload_libraries."""
+        self.make_data_directory()
+        as_postgres(
+            PG_BIN / "initdb",
+            "-D",
+            self.data,
+            "-U",
+            "postgres",
+            "--auth=trust",
+            "-E",
+            "UTF8",
+            "--locale=C.UTF-8",
+        )
+        lines = list(COMMON_CONF)
+        if preload:
+            lines.append("shared_preload_libraries = 'pg_flake'")
+        self.append_conf(*lines, *conf)
+        with open(self.data / "pg_hba.conf", "a") as hba:
+            hba.write("host replication all 127.0.0.1/32 trust\n")
+        return self
+
+    def clone_of(self, primary: Server, *conf: str, standby: bool = True) -> Server:
+        """A base backup of ``primary`` (``pg_basebackup -X stream``, with
+        ``-R`` a streaming standby of it), its own port and ``conf`` added
+        in ``postgresql.conf`` (the copied ``postgresql.auto.conf`` is kept,
+        as an operator's clone keeps it)."""
+        self.make_data_directory()
+        args = [
+            "-h",
+            "127.0.0.1",
+            "-p",
+            primary.port,
+            "-U",
+            "postgres",
+            "-D",
+            self.data,
+            "-X",
+            "stream",
+            "-c",
+            "fast",
+        ]
+        if standby:
+            args.append("-R")
+        as_postgres(PG_BIN / "pg_basebackup", *args)
+        (self.data / "server.log").unlink(missing_ok=True)
+        self.append_conf(*conf)
+        return self
+
+    def make_data_directory(self) -> None:
+        """An empty data directory for the postgres user (an earlier one
+        with the same name removed)."""
+        self.remove()
+        self.data.parent.mkdir(parents=True, exist_ok=True)
+        os.makedirs(self.data, mode=0o700)
+        shutil.chown(self.data, "postgres", "postgres")
+
+    def append_conf(self, *lines: str) -> None:
+        """Lines added at the end of postgresql.conf (the last one wins);
+        ``port`` always follows."""
+        with open(self.data / "postgresql.conf", "a") as f:
+            for line in (*lines, f"port = {self.port}"):
+                f.write(line + "\n")
+
+    def remove(self) -> None:
+        self.stop(check=False)
+        shutil.rmtree(self.data, ignore_errors=True)
+        self.clock_file.unlink(missing_ok=True)
+
+    # --- running --------------------------------------------------------
+
+    def _env(self) -> dict:
+        if not self.clock_moved:
+            return {}
+        # Only the real-time clock moves, as when an operating system's clock
+        # is stepped: PostgreSQL's waits and timeouts keep their length.
+        return {
+            "LD_PRELOAD": FAKETIME_LIB,
+            "FAKETIME_TIMESTAMP_FILE": str(self.clock_file),
+            "FAKETIME_NO_CACHE": "1",
+            "FAKETIME_DONT_FAKE_MONOTONIC": "1",
+        }
+
+    def pg_ctl(self, *args: str, check: bool = True):
+        return as_postgres(PG_BIN / "pg_ctl", "-D", self.data, *args, env=self._env(), check=check)
+
+    def start(self, check: bool = True) -> bool:
+        """Starts the server; with ``check``, raises if it does not come up.
+        Returns whether it runs."""
+        done = self.pg_ctl("-l", self.data / "server.log", "-w", "-t", "60", "start", check=False)
+        if check and done.returncode != 0:
+            raise RuntimeError(f"{self.name} did not start:\n{self.log_tail()}")
+        return done.returncode == 0
+
+    def stop(self, mode: str = "fast", check: bool = True) -> None:
+        if not (self.data / "PG_VERSION").exists():
+            return
+        if self.running():
+            self.pg_ctl("-m", mode, "-w", "stop", check=check)
+
+    def restart(self) -> None:
+        self.stop()
+        self.start()
+
+    def running(self) -> bool:
+        return self.pg_ctl("status", check=False).returncode == 0
+
+    def postmaster_pid(self) -> int:
+        return int((self.data / "postmaster.pid").read_text().split("\n")[0])
+
+    def kill9(self) -> None:
+        """SIGKILL to the postmaster and all its children: a crash of the
+        whole server (the next start runs crash recovery)."""
+        pm = self.postmaster_pid()
+        children = subprocess.run(["pgrep", "-P", str(pm)], capture_output=True, text=True)
+        os.kill(pm, signal.SIGKILL)
+        for pid in children.stdout.split():
+            try:
+                os.kill(int(pid), signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        deadline = time.time() + 10
+        while time.time() < deadline and self.running():
+            time.sleep(0.05)
+        (self.data / "postmaster.pid").unlink(missing_ok=True)
+
+    def promote(self) -> None:
+        self.pg_ctl("-w", "promote")
+
+    def set_clock(self, offset_seconds: float) -> None:
+        """Moves the server's real-time clock to ``offset_seconds`` from the
+        machine's; takes effect at once on a server started with a moved
+        clock, else from the next (re)start."""
+        self.clock_file.write_text(f"{offset_seconds:+f}s\n")
+        os.chmod(self.clock_file, 0o644)
+        self.clock_moved = True
+
+    # --- talking ----------------------------------------------------------
+
+    def connect(self, dbname: str = "postgres", **kw) -> psycopg.Connection:
+        return psycopg.connect(
+            host="127.0.0.1",
+            port=self.port,
+            user="postgres",
+            dbname=dbname,
+            autocommit=True,
+            **kw,
+        )
+
+    def sql(self, query: str, params=None, dbname: str = "postgres"):
+        """All rows of one statement, in a connection of its own."""
+        with self.connect(dbname) as conn:
+            cur = conn.execute(query, params)
+            return cur.fetchall() if cur.description else []
+
+    def create_database(self, dbname: str = "flake") -> None:
+        """A database with the extension."""
+        self.sql(f"CREATE DATABASE {dbname}")
+        self.sql("CREATE EXTENSION pg_flake", dbname=dbname)
+
+    def value(self, query: str, params=None, dbname: str = "postgres"):
+        rows = self.sql(query, params, dbname)
+        return rows[0][0] if rows else None
+
+    def wait_for(self, query: str, timeout: float = 30, dbname: str = "postgres") -> None:
+        """Waits until ``query`` returns true."""
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            try:
+                if self.value(query, dbname=dbname):
+                    return
+            except psycopg.OperationalError:
+                pass
+            time.sleep(0.1)
+        raise TimeoutError(f"{self.name}: not true after {timeout} s: {query}")
+
+    def wait_for_replay(self, standby: Server) -> None:
+        """Waits until ``standby`` has replayed everything this primary wrote."""
+        lsn = self.value("SELECT pg_current_wal_lsn()")
+        standby.wait_for(f"SELECT pg_last_wal_replay_lsn() >= '{lsn}'")
+
+    # --- reading the log --------------------------------------------------
+
+    def log(self) -> str:
+        try:
+            return (self.data / "server.log").read_text(errors="replace")
+        except FileNotFoundError:
+            return ""
+
+    def log_tail(self, lines: int = 30) -> str:
+        return "\n".join(self.log().splitlines()[-lines:])
+
+    def log_errors(self) -> list[tuple[str, str, str]]:
+        """(SQLSTATE, level, message) of every ERROR, FATAL and PANIC line."""
+        found = []
+        for line in self.log().splitlines():
+            # date, time, zone, [pid], SQLSTATE, level, message
+            parts = line.split(" ", 6)
+            if len(parts) == 7 and parts[5] in ("ERROR:", "FATAL:", "PANIC:"):
+                found.append((parts[4], parts[5].rstrip(":"), parts[6].lstrip()))
+        return found
