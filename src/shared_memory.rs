@@ -12,7 +12,6 @@
 use crate::settings;
 use pgrx::pg_sys;
 use std::ffi::CStr;
-use std::sync::atomic::Ordering;
 use std::sync::OnceLock;
 
 /// What keeps state in the area.
@@ -152,7 +151,10 @@ unsafe extern "C-unwind" fn release_at_shutdown(code: i32, _arg: pg_sys::Datum) 
 #[cfg(not(any(feature = "pg13", feature = "pg14", feature = "pg15", feature = "pg16")))]
 pub fn attach_dynamic() {
     static ATTACHED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-    if settings::preloaded() || ATTACHED.load(Ordering::Relaxed) || users().is_empty() {
+    if settings::preloaded()
+        || ATTACHED.load(std::sync::atomic::Ordering::Relaxed)
+        || users().is_empty()
+    {
         return;
     }
     unsafe extern "C-unwind" fn init(area: *mut std::ffi::c_void) {
@@ -169,7 +171,7 @@ pub fn attach_dynamic() {
             attach_all(area.cast(), false);
         }
     }
-    ATTACHED.store(true, Ordering::Relaxed);
+    ATTACHED.store(true, std::sync::atomic::Ordering::Relaxed);
 }
 
 #[cfg(any(feature = "pg13", feature = "pg14", feature = "pg15", feature = "pg16"))]
