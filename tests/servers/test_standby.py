@@ -144,6 +144,32 @@ def test_a_copied_node_is_not_the_standbys_own(servers):
         assert nodes_of(standby, name, take(standby, name, 10)) == {8}, name
 
 
+def test_a_clone_of_a_standby_does_not_take_its_node(servers):
+    """A standby that generated with its own node keeps it across a
+    restart; a base backup of that standby copies the node (auto.conf and
+    lineage) but not the standby's record that it is its own."""
+    primary = primary_with_node(servers, 3)
+    standby = standby_of(servers, primary)
+    set_node(standby, 7)
+    for name in WITH_NODE:
+        take(standby, name, 10)
+    standby.restart()
+    for name in WITH_NODE:
+        assert nodes_of(standby, name, take(standby, name, 10)) == {7}, name
+    clone = servers("clone").clone_of(standby)
+    clone.start()
+    assert clone.value("SELECT pg_is_in_recovery()")
+    for name in WITH_NODE:
+        code, message, _ = refusal(clone, name)
+        assert code == "25006" and "node 7" in message, (name, message)
+    set_node(clone, 9)
+    for name in WITH_NODE:
+        assert nodes_of(clone, name, take(clone, name, 10)) == {9}, name
+    # The clone's node 3 (its primary's primary) is refused as well.
+    set_node(clone, 3)
+    assert "node 3" in refusal(clone, "sno")[1]
+
+
 def test_a_format_the_primary_never_generated_is_refused(servers):
     """The standby cannot show its node differs from a primary's node it
     has never seen: it refuses until the primary's first mark is replayed."""
