@@ -11,7 +11,8 @@
 //!   file, and a base backup copies the file, so a fresh standby knows every
 //!   node its primary announced before the backup.
 //! - A standby that generates with a node of its own adds it to the lineage
-//!   too (a server cloned from it knows it), and remembers it as its own in
+//!   too, while there is room (a server cloned from it knows it), and
+//!   remembers it as its own in
 //!   `pg_flake/pgsql_tmp_own_<format>`: `pg_basebackup` leaves files named
 //!   `pgsql_tmp*` out, so a clone does not take the node for its own. A
 //!   node replayed from the WAL is no longer its own: its primary generates
@@ -75,9 +76,10 @@ pub struct Lineage {
 }
 
 impl Lineage {
-    /// Nodes its primaries generated with (replayed or copied).
-    pub fn foreign(&self) -> impl Iterator<Item = u32> + '_ {
-        self.nodes.iter().copied().filter(|n| !self.own.contains(n))
+    /// Whether a server in recovery may generate with `node`
+    /// ([`flake_core::lineage::check`]).
+    pub fn check(&self, node: u32) -> Result<(), flake_core::lineage::Clash> {
+        flake_core::lineage::check(&self.nodes, &self.own, node)
     }
 }
 
@@ -93,6 +95,11 @@ pub fn read(format: &str) -> io::Result<Lineage> {
 
 /// A server in recovery generates `format` with its own `node` (checked
 /// against [`read`]): recorded as its own first, then in the lineage.
+/// Its own node goes into the lineage only while that leaves room for two
+/// more: the lineage is bounded, and nodes of its own must not push out the
+/// nodes its primary generates with (a clone of this standby then does not
+/// know the node: README "Standbys and failover" says to give each server
+/// its own).
 pub fn adopt(format: &str, node: u32) -> io::Result<()> {
     let marks = Marks::lock(format)?;
     let mut own = own_nodes(format)?;
@@ -100,9 +107,15 @@ pub fn adopt(format: &str, node: u32) -> io::Result<()> {
         own.push(node);
         write_own(format, &own)?;
     }
-    marks.add_node(node)?;
+    let nodes = marks.nodes()?;
+    if !nodes.contains(&node) && nodes.len() < OWN_ROOM {
+        marks.add_node(node)?;
+    }
     Ok(())
 }
+
+/// Below this many lineage nodes a standby adds its own.
+const OWN_ROOM: usize = 3;
 
 /// A primary announces that it generates `format` with `node`: in the marks
 /// file first (a base backup that copies the file before the WAL record is

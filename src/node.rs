@@ -24,6 +24,7 @@
 
 use crate::errors::raise;
 use crate::{lineage, wal};
+use flake_core::lineage::Clash;
 use pgrx::guc::{GucContext, GucFlags, GucRegistry, GucSetting};
 use pgrx::prelude::*;
 use pgrx::{PgLogLevel, PgSqlErrorCode};
@@ -241,9 +242,9 @@ impl NodeField {
         let lineage = lineage::read(self.format)
             .unwrap_or_else(|e| crate::generator::marks_failed(self.format, e));
         let node = identity.node;
-        let mut foreign = lineage.foreign().peekable();
-        if foreign.peek().is_none() {
-            return Err(refusal(
+        match lineage.check(node) {
+            Ok(()) => Ok(()),
+            Err(Clash::Unknown) => Err(refusal(
                 format!(
                     "the node its primary generates {} with is not known here, so node {node} (from pg_flake.node) cannot be shown to differ",
                     self.format
@@ -252,18 +253,15 @@ impl NodeField {
                     "Generate one {} ID on the primary, or wait until its first mark is replayed here.",
                     self.format
                 ),
-            ));
-        }
-        if lineage.foreign().any(|n| n == node) {
-            return Err(refusal(
+            )),
+            Err(Clash::Primary) => Err(refusal(
                 format!(
                     "node {node} (from pg_flake.node) is a node its primary generates {} with (seen in the WAL or in the base backup)",
                     self.format
                 ),
                 "Give this standby a pg_flake.node no other server uses: ALTER SYSTEM SET pg_flake.node = N on the standby, then SELECT pg_reload_conf().".into(),
-            ));
+            )),
         }
-        Ok(())
     }
 
     /// Before this backend issues an ID of the format whose node field holds
