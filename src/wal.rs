@@ -86,18 +86,7 @@ pub fn registered() -> bool {
     REGISTERED.load(Ordering::Relaxed)
 }
 
-/// A record's main data: format, NUL, mark (8 bytes LE), then the node
-/// (4 bytes LE) where there is one (0.3.0; 0.2.0 wrote none).
-fn record(format: &str, mark: u64, node: Option<u32>) -> Vec<u8> {
-    let mut data = Vec::with_capacity(format.len() + 13);
-    data.extend_from_slice(format.as_bytes());
-    data.push(0);
-    data.extend_from_slice(&mark.to_le_bytes());
-    if let Some(node) = node {
-        data.extend_from_slice(&node.to_le_bytes());
-    }
-    data
-}
+use flake_core::lineage::{mark_record as record, parse_mark_record as parse};
 
 #[cfg(not(any(feature = "pg13", feature = "pg14")))]
 fn log(data: &[u8]) {
@@ -124,22 +113,6 @@ fn log(data: &[u8]) {
 
 #[cfg(any(feature = "pg13", feature = "pg14"))]
 fn log(_data: &[u8]) {}
-
-/// (format, mark, node) of a record's main data; 0.2.0's records end after
-/// the mark.
-fn parse(data: &[u8]) -> Option<(&[u8], u64, Option<u32>)> {
-    let nul = data.iter().position(|&b| b == 0)?;
-    let mark = data.get(nul + 1..nul + 9)?;
-    let node = match data.get(nul + 9..) {
-        Some([]) | None => None,
-        Some(node) => Some(u32::from_le_bytes(node.try_into().ok()?)),
-    };
-    Some((
-        &data[..nul],
-        u64::from_le_bytes(mark.try_into().ok()?),
-        node,
-    ))
-}
 
 /// The main data of the record being replayed or described.
 ///
@@ -200,32 +173,5 @@ unsafe extern "C-unwind" fn identify(info: u8) -> *const std::ffi::c_char {
         c"MARK".as_ptr()
     } else {
         std::ptr::null()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{parse, record};
-
-    #[test]
-    fn a_record_reads_back() {
-        let data = record("kuid96", 42, Some(7));
-        assert_eq!(data.len(), "kuid96".len() + 13);
-        assert_eq!(parse(&data), Some((&b"kuid96"[..], 42, Some(7))));
-        assert_eq!(parse(b"sno"), None);
-        assert_eq!(parse(b"sno\0\x01"), None);
-        // A node cut short is malformed.
-        let mut short = record("sno", 1, None);
-        short.push(3);
-        assert_eq!(parse(&short), None);
-    }
-
-    /// 0.2.0 wrote no node: its records still replay.
-    #[test]
-    fn a_record_of_0_2_0_reads_back() {
-        let mut data = b"kuid96\0".to_vec();
-        data.extend_from_slice(&42u64.to_le_bytes());
-        assert_eq!(data, record("kuid96", 42, None));
-        assert_eq!(parse(&data), Some((&b"kuid96"[..], 42, None)));
     }
 }
