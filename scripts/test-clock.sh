@@ -433,28 +433,38 @@ part_failover() {
     # Before promotion: refused without a node of its own, with one allowed.
     try_all "$s" standby
     echo "    hint: $(head -n 1 "$OUT/tried_standby" | cut -d'|' -f5)"
-    check "standby: every coordination-based format refused with 25006 \"cannot generate <format> IDs on a server in recovery\"" \
-        "$(tried standby '$2 == "25006" && $4 == "cannot generate " $1 " IDs on a server in recovery"')"
+    check "standby: every coordination-based format refused with 25006 \"cannot generate <format> IDs on a server in recovery\" (kuid64: it has no node field)" \
+        "$(tried standby '$2 == "25006" && ($4 == "cannot generate " $1 " IDs on a server in recovery" || $1 == "kuid64" && $4 ~ /^cannot generate kuid64 IDs on a server in recovery: it has no node field/)')"
     local random_sql="" r
     for r in "${RANDOM_FORMATS[@]}"; do random_sql+="${random_sql:+ UNION ALL }SELECT '$r' AS generator, * FROM try_generate(\$q\$$r\$q\$)"; done
     psql_at "$s" -c "SELECT generator, code, message FROM ($random_sql) r"
     check "standby: the random formats generate (flaxid, distributed_id, distributed_id128)" \
         "$(value "$s" "SELECT bool_and(code = '00000') FROM ($random_sql) r")"
+    # A standby generates only once it knows the node its primary generates
+    # each format with (README "Standbys and failover"): one ID of each on
+    # the primary, replayed.
+    for f in "${FORMATS[@]}"; do value "$p" "SELECT $(field 3 "$f") IS NOT NULL" >/dev/null; done
+    local replay_lsn
+    replay_lsn=$(value "$p" "SELECT pg_current_wal_lsn()")
+    deadline=$(($(date +%s) + 30))
+    until [ "$(value "$s" "SELECT pg_last_wal_replay_lsn() >= '$replay_lsn'")" = t ] \
+        || [ "$(date +%s)" -gt "$deadline" ]; do sleep 0.1; done
     psql_at "$s" -c "LOAD 'pg_flake'" -c "ALTER SYSTEM SET pg_flake.node = 9" -c "SELECT pg_reload_conf()" >/dev/null
     sleep 0.3
     echo "  standby with ALTER SYSTEM SET pg_flake.node = 9: pg_flake_node(), and the node in IDs it generates"
     psql_at "$s" -c "SELECT * FROM pg_flake_node()"
     psql_at "$s" -c "SELECT sno_partition(sno_generate()) >> 8 AS sno,
             (siq_domain_hash(siq_generate('event')) >> 24)::int AS siq, (snowflake_parts(snowflake_generate())).worker AS snowflake,
-            kuid96_node(kuid96_generate()) AS kuid96, kuid64_generate() > 0 AS kuid64_generated" >"$OUT/own_node"
+            kuid96_node(kuid96_generate()) AS kuid96,
+            (SELECT code FROM try_generate('kuid64_generate()')) AS kuid64_code" >"$OUT/own_node"
     cat "$OUT/own_node"
     psql_at "$s" -tA -c "SELECT '  standby generators: ' || string_agg(format || ' clock_lead ' || clock_lead, ', ' ORDER BY format)
         FROM pg_flake_generator_state()"
     check "standby with pg_flake.node = 9: pg_flake_node() says node 9 from pg_flake.node for sno, siq, snowflake and kuid96" \
         "$(value "$s" "SELECT count(*) = 4 AND bool_and(node = 9 AND source = 'pg_flake.node' AND problem IS NULL)
             FROM pg_flake_node() WHERE format <> 'kuid64'")"
-    check "standby with pg_flake.node = 9: its IDs carry node 9 (sno, siq, snowflake, kuid96) and kuid64 generates" \
-        "$(is grep -Eq '^ +9 \| +9 \| +9 \| +9 \| t$' "$OUT/own_node")"
+    check "standby with pg_flake.node = 9: its IDs carry node 9 (sno, siq, snowflake, kuid96) and kuid64 refuses (25006: no node field)" \
+        "$(is grep -Eq '^ +9 \| +9 \| +9 \| +9 \| 25006$' "$OUT/own_node")"
     psql_at "$s" -c "LOAD 'pg_flake'" -c "ALTER SYSTEM RESET pg_flake.node" -c "SELECT pg_reload_conf()" >/dev/null
     sleep 0.3
     try_all "$s" standby_reset >/dev/null

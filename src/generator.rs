@@ -103,8 +103,9 @@ pub trait ServerGenerator: SharedState {
     /// The format's name, as `pg_flake_generator_state()` shows it and as
     /// its marks are recorded.
     fn format(&self) -> &'static str;
-    /// A mark replayed from the WAL (a standby, or crash recovery).
-    fn learn(&self, mark: u64);
+    /// A mark replayed from the WAL (a standby, or crash recovery), with
+    /// the node its primary generates with where the record carries one.
+    fn learn(&self, mark: u64, node: Option<u32>);
     /// Per backend, at the backend's exit: leaves the slot cleanly with the
     /// exact last unit.
     fn release_slot(&self);
@@ -168,11 +169,12 @@ fn record_mark(format: &'static str, slot: Option<u32>, mark: u64) -> u64 {
             Ok(recorded)
         })
         .unwrap_or_else(|e| marks_failed(format, e));
-    wal::log_mark(format, recorded);
+    // With the node this backend announced (README "Standbys and failover").
+    wal::log_mark(format, recorded, crate::node::announced(format));
     recorded
 }
 
-fn marks_failed(format: &str, error: std::io::Error) -> ! {
+pub fn marks_failed(format: &str, error: std::io::Error) -> ! {
     pgrx::error!("pg_flake: could not record the {format} mark in pg_flake/{format}.marks: {error}")
 }
 
@@ -382,11 +384,17 @@ impl<G: SlotGenerator> ServerGenerator for Generator<G> {
         }
     }
 
-    fn learn(&self, mark: u64) {
+    fn learn(&self, mark: u64, node: Option<u32>) {
         if let Some(shared) = self.shared() {
             shared.generator.lock().learn(mark);
         }
-        let learned = Marks::lock(self.format).and_then(|marks| marks.extend(mark));
+        let learned = Marks::lock(self.format).and_then(|marks| {
+            marks.extend(mark)?;
+            match node {
+                Some(node) => crate::lineage::replayed(&marks, self.format, node),
+                None => Ok(()),
+            }
+        });
         if let Err(e) = learned {
             marks_failed(self.format, e);
         }
@@ -433,15 +441,16 @@ fn generators() -> &'static [&'static dyn ServerGenerator] {
 }
 
 /// A mark of `format` replayed from the WAL (a standby, or crash recovery;
-/// `wal::register` is given this): its generator learns it. A format this
+/// `wal::register` is given this): its generator learns it, and the node
+/// its primary generates with where the record carries one. A format this
 /// library does not know (a later version wrote it) has no generator here
 /// to protect.
-pub fn learn(format: &[u8], mark: u64) {
+pub fn learn(format: &[u8], mark: u64, node: Option<u32>) {
     if let Some(generator) = generators()
         .iter()
         .find(|g| g.format().as_bytes() == format)
     {
-        generator.learn(mark);
+        generator.learn(mark, node);
     }
 }
 

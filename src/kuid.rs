@@ -50,6 +50,7 @@ pub static KUID64_NODE: NodeField = NodeField {
     format: "kuid64",
     bits: 0,
     setting: None,
+    announced: std::sync::atomic::AtomicU64::new(crate::node::UNANNOUNCED),
 };
 
 /// kuid96's 32-bit node: the fingerprint of `pg_flake.kuid_node` where it is
@@ -60,6 +61,7 @@ pub static KUID96_NODE: NodeField = NodeField {
     setting: Some((&KUID_NODE_SET, || {
         KUID_NODE_FINGERPRINT.load(Ordering::Relaxed)
     })),
+    announced: std::sync::atomic::AtomicU64::new(crate::node::UNANNOUNCED),
 };
 
 // --- settings ------------------------------------------------------------------
@@ -73,7 +75,7 @@ static KUID_NODE_SET: FormatSetting = FormatSetting::new("pg_flake.kuid_node");
 
 /// The node of generated kuid96s.
 fn node_setting() -> u32 {
-    KUID96_NODE.identity_or_raise().node
+    KUID96_NODE.generating().node
 }
 
 unsafe extern "C-unwind" fn check_node(

@@ -28,6 +28,7 @@ mod errors;
 mod ffi;
 mod format;
 mod generator;
+mod lineage;
 mod marks;
 mod native_type;
 mod node;

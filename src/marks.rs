@@ -13,6 +13,8 @@
 //! | 16 | the run: the postmaster's start time |
 //! | 24 | the global mark: no unit above it has been used, in any run |
 //! | 32 | the run floor: the global mark when this run began |
+//! | 40 | the lineage: how many nodes follow (u32, at most 5) |
+//! | 44 | the lineage nodes (u32 each), least recently seen first ([`Marks::nodes`]) |
 //! | 64 + 16·slot | per-backend mode: a unit, then the pid of the backend holding the slot (0: it left cleanly); the unit, while it holds the slot, is the highest it may use (its mark), once it left cleanly the last it used |
 //!
 //! Every access holds `flock` on the file; a global mark is made durable
@@ -43,6 +45,12 @@ const RUN_PID: u64 = 8;
 const RUN_START: u64 = 16;
 const GLOBAL_MARK: u64 = 24;
 const RUN_FLOOR: u64 = 32;
+const LINEAGE_COUNT: u64 = 40;
+const LINEAGE_NODES: u64 = 44;
+/// Lineage nodes the header holds: beyond, the least recently seen goes (a
+/// node the WAL line no longer generates with cannot meet its new IDs,
+/// README "Standbys and failover").
+const LINEAGE_MAX: usize = 5;
 const SLOTS: u64 = 64;
 const SLOT_SIZE: u64 = 16;
 
@@ -134,6 +142,42 @@ impl Marks {
             self.sync()?;
         }
         Ok(())
+    }
+
+    /// The lineage nodes (README "Standbys and failover"): the nodes this
+    /// data directory's WAL line has generated the format with, announced by
+    /// its primaries, replayed from the WAL or copied with a base backup,
+    /// and the nodes a standby generated with itself; least recently seen
+    /// first.
+    pub fn nodes(&self) -> io::Result<Vec<u32>> {
+        let count =
+            (u32::from_le_bytes(self.read_bytes::<4>(LINEAGE_COUNT)?) as usize).min(LINEAGE_MAX);
+        let bytes = self.read_bytes::<{ 4 * LINEAGE_MAX }>(LINEAGE_NODES)?;
+        Ok(bytes
+            .chunks_exact(4)
+            .take(count)
+            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+            .collect())
+    }
+
+    /// Adds `node` to the lineage nodes as the most recent, durably; when
+    /// they are full the least recent goes (a node seen again, in every
+    /// mark record its primary writes, moves to the end, so the one it
+    /// generates with stays). Returns whether it was not there yet.
+    pub fn add_node(&self, node: u32) -> io::Result<bool> {
+        let mut nodes = self.nodes()?;
+        let (changed, new) = flake_core::lineage::add(&mut nodes, node, LINEAGE_MAX);
+        if !changed {
+            return Ok(false);
+        }
+        let mut bytes = [0u8; 4 + 4 * LINEAGE_MAX];
+        bytes[..4].copy_from_slice(&(nodes.len() as u32).to_le_bytes());
+        for (i, n) in nodes.iter().enumerate() {
+            bytes[4 + 4 * i..8 + 4 * i].copy_from_slice(&n.to_le_bytes());
+        }
+        self.file.write_all_at(&bytes, LINEAGE_COUNT)?;
+        self.sync()?;
+        Ok(new)
     }
 
     /// Per-backend mode: a backend takes `slot`. The first backend of a new

@@ -12,17 +12,25 @@
 //!
 //! A server in recovery (a hot standby) would repeat its primary's
 //! identity, so it generates only with a `pg_flake.node` of its own, which
-//! is then its identity for every format. A node number wider than a
-//! format's field is an error that names the setting to use, never a
+//! is then its identity for every format, and only where it can show that
+//! node differs from its primary's (README "Standbys and failover",
+//! [`crate::lineage`]): pg_flake preloaded (so that its primary's marks and
+//! nodes reach it), a format with a node field (never kuid64), and a node
+//! other than every node its WAL line generated the format with, of which
+//! it knows at least one. A node copied with the primary's
+//! `postgresql.auto.conf` is therefore not "its own". A node number wider
+//! than a format's field is an error that names the setting to use, never a
 //! truncation.
 
 use crate::errors::raise;
+use crate::{lineage, wal};
+use flake_core::lineage::Clash;
 use pgrx::guc::{GucContext, GucFlags, GucRegistry, GucSetting};
 use pgrx::prelude::*;
 use pgrx::{PgLogLevel, PgSqlErrorCode};
 use std::cell::Cell;
 use std::ffi::c_void;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// `pg_flake.node`: -1 is unset.
 static NODE: GucSetting<i32> = GucSetting::<i32>::new(-1);
@@ -134,6 +142,25 @@ pub struct NodeField {
     pub bits: u32,
     /// The format's own setting, and its value where set.
     pub setting: Option<FormatNode>,
+    /// The node this backend last announced for the format ([`announce`](Self::announce)):
+    /// the node, with bit 32 set where it was adopted in recovery;
+    /// [`UNANNOUNCED`] before.
+    pub announced: AtomicU64,
+}
+
+/// [`NodeField::announced`] before the first announcement.
+pub const UNANNOUNCED: u64 = u64::MAX;
+
+/// The node this backend announced for `format` (for the mark records it
+/// writes), if it announced one as a primary.
+pub fn announced(format: &str) -> Option<u32> {
+    crate::registry::FORMATS
+        .iter()
+        .flat_map(|f| f.nodes.iter())
+        .find(|field| field.format == format)
+        .map(|field| field.announced.load(Ordering::Relaxed))
+        .filter(|&a| a >> 32 == 0)
+        .map(|a| a as u32)
 }
 
 /// Where a node number comes from.
@@ -185,9 +212,89 @@ impl NodeField {
     /// The identity this server generates `self.format` with (README
     /// "Several servers"), or why it must not generate it.
     pub fn identity(&self) -> Result<Identity, Refusal> {
-        let identity = self.resolve(recovery_in_progress())?;
+        let in_recovery = recovery_in_progress();
+        let identity = self.resolve(in_recovery)?;
         self.check_fit(identity)?;
+        if in_recovery {
+            self.check_lineage(identity)?;
+        }
         Ok(identity)
+    }
+
+    /// In recovery: whether `identity` (from `pg_flake.node`) can be shown
+    /// to differ from every node this server's WAL line generates the
+    /// format with (README "Standbys and failover").
+    fn check_lineage(&self, identity: Identity) -> Result<(), Refusal> {
+        let refusal = |reason: String, hint: String| Refusal {
+            code: PgSqlErrorCode::ERRCODE_READ_ONLY_SQL_TRANSACTION,
+            message: format!(
+                "cannot generate {} IDs on a server in recovery: {reason}",
+                self.format
+            ),
+            hint,
+        };
+        if !wal::registered() {
+            return Err(refusal(
+                "its primary's marks and nodes do not reach it (pg_flake is not preloaded, or PostgreSQL is older than 15)".into(),
+                "Preload pg_flake (shared_preload_libraries) on the primary and on this standby, then give the standby a pg_flake.node no other server uses.".into(),
+            ));
+        }
+        let lineage = lineage::read(self.format)
+            .unwrap_or_else(|e| crate::generator::marks_failed(self.format, e));
+        let node = identity.node;
+        match lineage.check(node) {
+            Ok(()) => Ok(()),
+            Err(Clash::Unknown) => Err(refusal(
+                format!(
+                    "the node its primary generates {} with is not known here, so node {node} (from pg_flake.node) cannot be shown to differ",
+                    self.format
+                ),
+                format!(
+                    "Generate one {} ID on the primary, or wait until its first mark is replayed here.",
+                    self.format
+                ),
+            )),
+            Err(Clash::Primary) => Err(refusal(
+                format!(
+                    "node {node} (from pg_flake.node) is a node its primary generates {} with (seen in the WAL or in the base backup)",
+                    self.format
+                ),
+                "Give this standby a pg_flake.node no other server uses: ALTER SYSTEM SET pg_flake.node = N on the standby, then SELECT pg_reload_conf().".into(),
+            )),
+        }
+    }
+
+    /// Before this backend issues an ID of the format whose node field holds
+    /// `node` (the value that goes into the ID: SIQ's byte, …): the first
+    /// time with this node, a primary announces it (marks file and WAL,
+    /// [`lineage::announce`]) and a server in recovery records it as its own
+    /// ([`lineage::adopt`]). Otherwise one comparison.
+    pub fn announce(&self, node: u32) {
+        let in_recovery = recovery_in_progress();
+        let key = node as u64 | (in_recovery as u64) << 32;
+        if self.announced.load(Ordering::Relaxed) == key {
+            return;
+        }
+        let done = if in_recovery {
+            lineage::adopt(self.format, node)
+        } else {
+            lineage::announce(self.format, node)
+        };
+        if let Err(e) = done {
+            crate::generator::marks_failed(self.format, e);
+        }
+        self.announced.store(key, Ordering::Relaxed);
+    }
+
+    /// [`identity_or_raise`](Self::identity_or_raise) and
+    /// [`announce`](Self::announce) of its node: for a format whose IDs
+    /// carry the identity's node as it is.
+    pub fn generating(&self) -> Identity {
+        let identity = self.identity_or_raise();
+        if self.bits > 0 {
+            self.announce(identity.node);
+        }
+        identity
     }
 
     /// The identity the settings and Citus give this server, whether or not
@@ -246,10 +353,17 @@ impl NodeField {
         }
         if self.bits == 0 {
             return match citus {
-                // A standby's kuid64 values repeat its primary's as much as
-                // any format's IDs (same units, same sequence): the same
-                // rule, though a node of its own goes into no field.
-                _ if in_recovery && node_setting().is_none() => Err(self.in_recovery()),
+                // A standby's kuid64 values would repeat its primary's (same
+                // units, same sequence), and no node of its own goes into a
+                // field to tell them apart.
+                _ if in_recovery => Err(Refusal {
+                    code: PgSqlErrorCode::ERRCODE_READ_ONLY_SQL_TRANSACTION,
+                    message: format!(
+                        "cannot generate {} IDs on a server in recovery: it has no node field, so they could repeat its primary's",
+                        self.format
+                    ),
+                    hint: "Use kuid96_generate() on a standby (with a pg_flake.node of its own), or generate kuid64 on the primary.".into(),
+                }),
                 CitusNode::Member(_) => Err(Refusal {
                     code: PgSqlErrorCode::ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE,
                     message: format!(
@@ -308,7 +422,7 @@ impl NodeField {
             ),
             hint:
                 "A standby has its primary's node identity, so its IDs could repeat the primary's. \
-                   To generate on it, give it a pg_flake.node of its own."
+                   To generate on it, give it a pg_flake.node no other server uses: ALTER SYSTEM SET pg_flake.node = N on the standby, then SELECT pg_reload_conf()."
                     .into(),
         }
     }

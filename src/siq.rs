@@ -49,6 +49,7 @@ pub static NODE: NodeField = NodeField {
     format: "siq",
     bits: 8,
     setting: Some((&SIQ_NODE_SET, || SIQ_NODE.get() as u32)),
+    announced: std::sync::atomic::AtomicU64::new(crate::node::UNANNOUNCED),
 };
 
 // --- settings ------------------------------------------------------------------
@@ -71,11 +72,15 @@ static SIQ_DOMAIN_HASH: AtomicU32 = AtomicU32::new(0);
 fn domain_bits() -> u32 {
     let hash = SIQ_DOMAIN_HASH.load(Ordering::Relaxed);
     let identity = NODE.identity_or_raise();
-    match identity.source {
+    let bits = match identity.source {
         Source::FormatSetting(_) => siq_core::apply_node(hash, identity.node as u8),
         Source::Node | Source::Citus => hash & 0x00FF_FFFF | identity.node << 24,
         Source::Default => hash,
-    }
+    };
+    // The byte that goes into the IDs is the node others must not use
+    // (README "Standbys and failover").
+    NODE.announce(bits >> 24);
+    bits
 }
 
 unsafe extern "C-unwind" fn check_domain(

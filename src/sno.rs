@@ -40,6 +40,7 @@ pub static NODE: NodeField = NodeField {
     format: "sno",
     bits: 8,
     setting: Some((&SNO_NODE_SET, || SNO_NODE.get() as u32)),
+    announced: std::sync::atomic::AtomicU64::new(crate::node::UNANNOUNCED),
 };
 
 /// `pg_flake.sno_node`, which overrides `pg_flake.node` where set.
@@ -84,7 +85,7 @@ CREATE FUNCTION sno_generate(meta int DEFAULT 0) RETURNS sno
         // SAFETY: a strict function of one int argument.
         let meta = unsafe { arg(fcinfo, 0) }.value() as i32;
         let meta = field("meta", meta, 255) as u8;
-        let node = NODE.identity_or_raise().node as u8;
+        let node = NODE.generating().node as u8;
         datum_of(GENERATOR.generate(|generator, clock, limits| generator.try_generate(clock, limits, node, meta)).bytes())
     }
 }

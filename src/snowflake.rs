@@ -33,6 +33,7 @@ pub static NODE: NodeField = NodeField {
     format: "snowflake",
     bits: 5,
     setting: Some((&SNOWFLAKE_WORKER_SET, || SNOWFLAKE_WORKER.get() as u32)),
+    announced: std::sync::atomic::AtomicU64::new(crate::node::UNANNOUNCED),
 };
 
 // --- settings ------------------------------------------------------------------
@@ -125,7 +126,7 @@ CREATE FUNCTION snowflake_generate() RETURNS bigint
     VOLATILE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'snowflake_generate_wrapper';
 "#,
     |_fcinfo| {
-        let worker = NODE.identity_or_raise().node as i64;
+        let worker = NODE.generating().node as i64;
         let epoch = epoch_setting();
         pg_sys::Datum::from(GENERATOR.generate(|generator, clock, limits| generator.try_generate(clock, limits, worker, epoch)))
     }

@@ -28,8 +28,9 @@ const XLOG_PG_FLAKE_MARK: u8 = 0x10;
 /// Whether the resource manager is registered in this server.
 static REGISTERED: AtomicBool = AtomicBool::new(false);
 
-/// What redo does with a replayed mark: `(format, mark)`.
-pub type Learn = fn(&[u8], u64);
+/// What redo does with a replayed mark: `(format, mark, node)`, the node
+/// where the record carries one (0.2.0's records do not).
+pub type Learn = fn(&[u8], u64, Option<u32>);
 
 /// The redo action `register` was given.
 static LEARN: std::sync::OnceLock<Learn> = std::sync::OnceLock::new();
@@ -68,25 +69,33 @@ unsafe impl Send for Manager {}
 /// without the resource manager, or on a standby (which cannot write WAL; a
 /// standby generating with its own `pg_flake.node` keeps its marks in its
 /// data directory).
-pub fn log_mark(format: &str, mark: u64) {
+///
+/// `node` is the node the primary generates `format` with (README
+/// "Standbys and failover"): a standby that replays it knows its primary's
+/// node and refuses to generate with it.
+pub fn log_mark(format: &str, mark: u64, node: Option<u32>) {
     if !REGISTERED.load(Ordering::Relaxed) {
         return;
     }
-    log(format, mark);
+    log(&record(format, mark, node));
 }
 
+/// Whether marks reach the WAL (and so a standby): pg_flake preloaded on
+/// PostgreSQL 15+, where the resource manager is registered.
+pub fn registered() -> bool {
+    REGISTERED.load(Ordering::Relaxed)
+}
+
+use flake_core::lineage::{mark_record as record, parse_mark_record as parse};
+
 #[cfg(not(any(feature = "pg13", feature = "pg14")))]
-fn log(format: &str, mark: u64) {
+fn log(data: &[u8]) {
     // SAFETY: the standard sequence for a record without buffers; the data
     // lives until XLogInsert has copied it.
     unsafe {
         if !pg_sys::XLogInsertAllowed() {
             return;
         }
-        let mut data = Vec::with_capacity(format.len() + 9);
-        data.extend_from_slice(format.as_bytes());
-        data.push(0);
-        data.extend_from_slice(&mark.to_le_bytes());
         pg_sys::XLogBeginInsert();
         #[cfg(not(any(feature = "pg15", feature = "pg16", feature = "pg17")))]
         pg_sys::XLogRegisterData(data.as_ptr().cast(), data.len() as u32);
@@ -103,14 +112,7 @@ fn log(format: &str, mark: u64) {
 }
 
 #[cfg(any(feature = "pg13", feature = "pg14"))]
-fn log(_format: &str, _mark: u64) {}
-
-/// (format, mark) of a record's main data.
-fn parse(data: &[u8]) -> Option<(&[u8], u64)> {
-    let nul = data.iter().position(|&b| b == 0)?;
-    let mark = data.get(nul + 1..nul + 9)?;
-    Some((&data[..nul], u64::from_le_bytes(mark.try_into().ok()?)))
-}
+fn log(_data: &[u8]) {}
 
 /// The main data of the record being replayed or described.
 ///
@@ -134,11 +136,11 @@ unsafe fn main_data<'a>(record: *mut pg_sys::XLogReaderState) -> &'a [u8] {
 #[pgrx::pg_guard]
 unsafe extern "C-unwind" fn redo(record: *mut pg_sys::XLogReaderState) {
     // SAFETY: PostgreSQL replays one of our records.
-    let Some((format, mark)) = parse(unsafe { main_data(record) }) else {
+    let Some((format, mark, node)) = parse(unsafe { main_data(record) }) else {
         pgrx::error!("pg_flake: malformed mark record in the WAL");
     };
     if let Some(learn) = LEARN.get() {
-        learn(format, mark);
+        learn(format, mark, node);
     }
 }
 
@@ -151,8 +153,12 @@ unsafe extern "C-unwind" fn describe(
     // SAFETY: as in redo; the description is appended to PostgreSQL's buffer.
     unsafe {
         let text = match parse(main_data(record)) {
-            Some((format, mark)) => {
-                format!("format {} mark {mark}", String::from_utf8_lossy(format))
+            Some((format, mark, node)) => {
+                let format = String::from_utf8_lossy(format);
+                match node {
+                    Some(node) => format!("format {format} mark {mark} node {node}"),
+                    None => format!("format {format} mark {mark}"),
+                }
             }
             None => "malformed".to_string(),
         };
@@ -167,19 +173,5 @@ unsafe extern "C-unwind" fn identify(info: u8) -> *const std::ffi::c_char {
         c"MARK".as_ptr()
     } else {
         std::ptr::null()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::parse;
-
-    #[test]
-    fn a_record_reads_back() {
-        let mut data = b"kuid96\0".to_vec();
-        data.extend_from_slice(&42u64.to_le_bytes());
-        assert_eq!(parse(&data), Some((&b"kuid96"[..], 42)));
-        assert_eq!(parse(b"sno"), None);
-        assert_eq!(parse(b"sno\0\x01"), None);
     }
 }

@@ -20,6 +20,7 @@ pub mod clock;
 pub mod codec;
 pub mod error;
 pub mod generator;
+pub mod lineage;
 pub mod random;
 pub mod sequencer;
 pub mod slot;

@@ -1,0 +1,143 @@
+//! Lineage nodes (README "Standbys and failover"): the nodes a data
+//! directory's WAL line has generated each coordination-based format with,
+//! so that a server in recovery never generates with its primary's node.
+//!
+//! - A primary **announces** its node: before it issues the first ID of a
+//!   format with a node it has not announced in this backend (first
+//!   generation, or after `pg_flake.node` or the format's own setting
+//!   changed), it adds the node to the format's marks file and writes a mark
+//!   record carrying it to the WAL. Every mark record carries the node too.
+//! - A standby learns them: redo adds every node it replays to its marks
+//!   file, and a base backup copies the file, so a fresh standby knows every
+//!   node its primary announced before the backup.
+//! - A standby that generates with a node of its own adds it to the lineage
+//!   too, while there is room (a server cloned from it knows it), and
+//!   remembers it as its own in
+//!   `pg_flake/pgsql_tmp_own_<format>`: `pg_basebackup` leaves files named
+//!   `pgsql_tmp*` out, so a clone does not take the node for its own. A
+//!   node replayed from the WAL is no longer its own: its primary generates
+//!   with it.
+
+use crate::marks::Marks;
+use crate::wal;
+use std::fs::OpenOptions;
+use std::io::{self, Read, Write};
+use std::os::unix::fs::OpenOptionsExt;
+
+/// Where a standby remembers the nodes it generated `format` with itself.
+fn own_path(format: &str) -> String {
+    format!("pg_flake/pgsql_tmp_own_{format}")
+}
+
+/// The nodes this server generated `format` with while in recovery.
+fn own_nodes(format: &str) -> io::Result<Vec<u32>> {
+    let mut bytes = Vec::new();
+    match std::fs::File::open(own_path(format)) {
+        Ok(mut file) => file.read_to_end(&mut bytes)?,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(e),
+    };
+    Ok(bytes
+        .chunks_exact(4)
+        .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        .collect())
+}
+
+/// Replaces the own nodes of `format` (under the marks lock).
+fn write_own(format: &str, nodes: &[u32]) -> io::Result<()> {
+    let path = own_path(format);
+    if nodes.is_empty() {
+        return match std::fs::remove_file(&path) {
+            Err(e) if e.kind() != io::ErrorKind::NotFound => Err(e),
+            _ => Ok(()),
+        };
+    }
+    let mut file = OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .mode(0o600)
+        .open(&path)?;
+    let bytes: Vec<u8> = nodes.iter().flat_map(|n| n.to_le_bytes()).collect();
+    file.write_all(&bytes)?;
+    // SAFETY: a plain global of the server's configuration.
+    if unsafe { pgrx::pg_sys::enableFsync } {
+        file.sync_data()?;
+    }
+    Ok(())
+}
+
+/// What a server in recovery knows of `format`'s nodes.
+pub struct Lineage {
+    /// Every lineage node: replayed, copied, or its own.
+    pub nodes: Vec<u32>,
+    /// The nodes it generated with itself (not seen in replay since).
+    pub own: Vec<u32>,
+}
+
+impl Lineage {
+    /// Whether a server in recovery may generate with `node`
+    /// ([`flake_core::lineage::check`]).
+    pub fn check(&self, node: u32) -> Result<(), flake_core::lineage::Clash> {
+        flake_core::lineage::check(&self.nodes, &self.own, node)
+    }
+}
+
+/// The lineage of `format`, as a server in recovery checks it before every
+/// ID (redo adds nodes at any time).
+pub fn read(format: &str) -> io::Result<Lineage> {
+    let marks = Marks::lock(format)?;
+    Ok(Lineage {
+        nodes: marks.nodes()?,
+        own: own_nodes(format)?,
+    })
+}
+
+/// A server in recovery generates `format` with its own `node` (checked
+/// against [`read`]): recorded as its own first, then in the lineage.
+/// Its own node goes into the lineage only while that leaves room for two
+/// more: the lineage is bounded, and nodes of its own must not push out the
+/// nodes its primary generates with (a clone of this standby then does not
+/// know the node: README "Standbys and failover" says to give each server
+/// its own).
+pub fn adopt(format: &str, node: u32) -> io::Result<()> {
+    let marks = Marks::lock(format)?;
+    let mut own = own_nodes(format)?;
+    if !own.contains(&node) {
+        own.push(node);
+        write_own(format, &own)?;
+    }
+    let nodes = marks.nodes()?;
+    if !nodes.contains(&node) && nodes.len() < OWN_ROOM {
+        marks.add_node(node)?;
+    }
+    Ok(())
+}
+
+/// Below this many lineage nodes a standby adds its own.
+const OWN_ROOM: usize = 3;
+
+/// A primary announces that it generates `format` with `node`: in the marks
+/// file first (a base backup that copies the file before the WAL record is
+/// written replays the record), then in the WAL with the mark as it is.
+pub fn announce(format: &str, node: u32) -> io::Result<()> {
+    let global = {
+        let marks = Marks::lock(format)?;
+        marks.add_node(node)?;
+        marks.global()?
+    };
+    wal::log_mark(format, global, Some(node));
+    Ok(())
+}
+
+/// Redo of a record carrying `node` (under the marks lock): the WAL line
+/// generates `format` with it, so it is no longer this server's own.
+pub fn replayed(marks: &Marks, format: &str, node: u32) -> io::Result<()> {
+    marks.add_node(node)?;
+    let own = own_nodes(format)?;
+    if own.contains(&node) {
+        let rest: Vec<u32> = own.into_iter().filter(|&n| n != node).collect();
+        write_own(format, &rest)?;
+    }
+    Ok(())
+}
