@@ -226,8 +226,28 @@ fn record_mark(format: &'static str, slot: Option<u32>, mark: u64) -> u64 {
     recorded
 }
 
+/// Raises a failure to read or write a marks file, with the SQLSTATE
+/// PostgreSQL gives the same failure of its own files
+/// (`errcode_for_file_access`): generation stops rather than risk a
+/// duplicate (README "Restarts, crashes and the clock").
 fn marks_failed(format: &str, error: std::io::Error) -> ! {
-    pgrx::error!("pg_flake: could not record the {format} mark in pg_flake/{format}.marks: {error}")
+    use pgrx::PgSqlErrorCode::*;
+    let code = match error.kind() {
+        std::io::ErrorKind::PermissionDenied => ERRCODE_INSUFFICIENT_PRIVILEGE,
+        std::io::ErrorKind::NotFound => ERRCODE_UNDEFINED_FILE,
+        std::io::ErrorKind::StorageFull => ERRCODE_DISK_FULL,
+        _ => ERRCODE_IO_ERROR,
+    };
+    pgrx::pg_sys::panic::ErrorReport::new(
+        code,
+        format!("pg_flake: could not record the {format} mark in pg_flake/{format}.marks: {error}"),
+        "pg_flake",
+    )
+    .set_hint(format!(
+        "The server's operating-system user must be able to read and write pg_flake/{format}.marks under the data directory; no {format} ID is issued until it can."
+    ))
+    .report(pgrx::PgLogLevel::ERROR);
+    unreachable!("ERROR does not return")
 }
 
 impl<G: SlotGenerator> Generator<G> {

@@ -261,6 +261,7 @@ def test_a_failed_dsm_set_up_is_not_used(servers, pg_major):
         with pytest.raises(psycopg.Error) as raised:
             server.sql("SELECT kuid64_generate()", dbname="flake")
         assert "sno.marks" in str(raised.value), raised.value
+        assert raised.value.sqlstate == "42501", raised.value
     os.chmod(marks, 0o600)
     server.sql("INSERT INTO ids SELECT sno_generate() FROM generate_series(1, 100)", dbname="flake")
     assert server.value("SELECT count(*) FROM ids", dbname="flake") == 200
