@@ -371,6 +371,9 @@ impl<G: SlotGenerator> Generator<G> {
     /// uses the recorded mark only once `record_mark` returned: an
     /// interrupted recording raises and extends nothing.
     fn extend_shared(&self, shared: &ServerState<G>, unit: u64, must: bool) {
+        // Before this backend can become a recorder: registering raises
+        // if PostgreSQL's list of exit callbacks is full.
+        abandon_recordings_at_exit();
         let cv = (&raw const shared.recorded).cast_mut();
         let mut slept = false;
         let mark = loop {
@@ -410,7 +413,6 @@ impl<G: SlotGenerator> Generator<G> {
         let Some(mark) = mark else {
             return;
         };
-        abandon_recordings_at_exit();
         let recording = Recording { shared };
         let recorded = record_mark(self.format, None, mark);
         shared.generator.lock().extend_to(recorded);

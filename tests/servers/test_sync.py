@@ -146,6 +146,17 @@ def test_a_missing_synchronous_standby_holds_marks_cancellably(servers):
         assert not waiting_pids(primary)
         assert sno_marks(primary) == before
 
+    # statement_timeout ends each of five waiting sessions too (the one
+    # recording the mark and those behind it).
+    sessions = [Generating(primary, setup=["SET statement_timeout = '1s'"]) for _ in range(5)]
+    started = time.monotonic()
+    for s in sessions:
+        s.join(4)
+        assert isinstance(s.outcome, psycopg.errors.QueryCanceled), s.outcome
+        assert s.ended - started < 2.5, f"{s.ended - started:.2f} s"
+        s.close()
+    assert sno_marks(primary) == before
+
     # A session whose wait was cancelled, kept open for (e).
     survivor = primary.connect("flake")
     survivor.execute("SET statement_timeout = '300ms'")
