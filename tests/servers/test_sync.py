@@ -6,6 +6,7 @@ backend recording the mark and for every backend behind it, and extends
 nothing. And the PostgreSQL 17+ DSM segment (no preloading): a failed set-up
 is not used as it is, and the next backend sets it up again."""
 
+import fcntl
 import os
 import threading
 import time
@@ -280,3 +281,39 @@ def test_a_failed_dsm_set_up_is_not_used(servers, pg_major):
         server.value("SELECT count(*) FROM ids WHERE id > (SELECT id FROM old)", dbname="flake")
         == 100
     )
+
+
+@pytest.mark.parametrize("preload", [True, False], ids=["preloaded", "not-preloaded"])
+def test_a_held_marks_file_lock_is_waited_for_cancellably(servers, preload):
+    """Another process holding the marks file's lock (as a backend does for
+    its file I/O and fsync) makes a generation that needs a mark wait, in
+    either mode; a cancel ends that wait with 57014 within a second, and once
+    the lock is free the same session generates."""
+    server = servers("primary").init(preload=preload)
+    server.start()
+    server.create_database()
+    conn = server.connect("flake")
+    conn.execute("SELECT sno_generate()")
+    # Past the mark (a lease, 1 s): the next generation records one.
+    time.sleep(1.5)
+    fd = os.open(server.data / "pg_flake" / "sno.marks", os.O_RDWR)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        session = Generating(server)
+        time.sleep(1)
+        assert session.outcome is None, session.outcome
+        sent = time.monotonic()
+        server.sql(f"SELECT pg_cancel_backend({session.pid})")
+        session.join(3)
+        assert isinstance(session.outcome, psycopg.errors.QueryCanceled), session.outcome
+        assert session.ended - sent < 2
+        session.close()
+    finally:
+        os.close(fd)
+    assert (
+        conn.execute(
+            "SELECT count(DISTINCT sno_generate()) FROM generate_series(1, 100)"
+        ).fetchone()[0]
+        == 100
+    )
+    conn.close()
