@@ -26,7 +26,7 @@ use flake_core::sequencer::{Limits, Step};
 use pgrx::guc::{GucContext, GucFlags, GucRegistry, GucSetting};
 use pgrx::pg_sys;
 use std::cell::RefCell;
-use std::sync::atomic::{AtomicPtr, Ordering};
+use std::sync::atomic::{AtomicI32, AtomicPtr, Ordering};
 use std::sync::OnceLock;
 use std::thread::LocalKey;
 
@@ -109,6 +109,9 @@ pub trait ServerGenerator: SharedState {
     /// Per backend, at the backend's exit: leaves the slot cleanly with the
     /// exact last unit.
     fn release_slot(&self);
+    /// Shared mode, at the backend's exit: if it was recording a mark (a
+    /// terminate or FATAL ended it mid-way), no longer.
+    fn abandon_recording(&self);
     /// Its rows of `pg_flake_generator_state()`: none until it has been used.
     fn state_rows(&self) -> Vec<StateRow>;
 }
@@ -121,12 +124,63 @@ pub struct Local<G> {
 }
 
 /// A generator's server-wide state: the generator with its mark behind a
-/// spinlock, and an LWLock held by the one backend that records a higher
-/// mark (file and WAL I/O, never under the spinlock).
+/// spinlock, and who records a higher mark (file and WAL I/O, and under
+/// synchronous replication the standbys' confirmation: never under the
+/// spinlock, and never under a lock others wait for uncancellably).
 #[repr(C)]
 struct ServerState<G> {
     generator: SpinLocked<MarkedGenerator<G>>,
-    extending: pg_sys::LWLock,
+    /// The pid of the one backend recording a higher mark, 0 if none;
+    /// changed only under `generator`'s spinlock, so that claiming it and
+    /// seeing the mark it must raise are one step.
+    recorder: AtomicI32,
+    /// Broadcast when a recorder is done, whether it recorded, failed or
+    /// exited: backends that need a higher mark sleep on it, cancellably
+    /// (`ConditionVariableSleep` checks for interrupts).
+    recorded: pg_sys::ConditionVariable,
+}
+
+/// What a backend found when it needed a higher mark.
+enum Extension {
+    /// The mark already covers what it needs.
+    Covered,
+    /// It is the recorder now, of this mark.
+    Record(u64),
+    /// Another backend is recording one.
+    Busy,
+}
+
+/// Ends a backend's recording however the recording ends: as it returns or
+/// as an ERROR unwinds it (a FATAL or terminate ends the process without
+/// unwinding: `abandon_recordings` then runs at its exit).
+struct Recording<'a, G: Copy> {
+    shared: &'a ServerState<G>,
+}
+
+impl<G: Copy> Drop for Recording<'_, G> {
+    fn drop(&mut self) {
+        finish_recording(self.shared);
+    }
+}
+
+/// Clears `shared`'s recorder if it is this backend, and wakes the backends
+/// waiting for it (one of them records next if it still needs to).
+fn finish_recording<G: Copy>(shared: &ServerState<G>) {
+    let me = backend_pid();
+    {
+        let _locked = shared.generator.lock();
+        if shared.recorder.load(Ordering::Relaxed) == me {
+            shared.recorder.store(0, Ordering::Relaxed);
+        }
+    }
+    // SAFETY: a condition variable initialised with the state; broadcasting
+    // does not raise.
+    unsafe { pg_sys::ConditionVariableBroadcast((&raw const shared.recorded).cast_mut()) };
+}
+
+fn backend_pid() -> i32 {
+    // SAFETY: a plain global of the backend.
+    unsafe { pg_sys::MyProcPid }
 }
 
 /// A coordination-based generator of one format: one per backend in
@@ -160,7 +214,7 @@ pub(crate) use generator;
 /// in the backend's `slot`, which bounds what it used if it does not leave
 /// cleanly.
 fn record_mark(format: &'static str, slot: Option<u32>, mark: u64) -> u64 {
-    let recorded = Marks::lock(format)
+    let recorded = Marks::lock_interruptible(format)
         .and_then(|marks| {
             let recorded = marks.extend(mark)?;
             if let Some(slot) = slot {
@@ -174,8 +228,28 @@ fn record_mark(format: &'static str, slot: Option<u32>, mark: u64) -> u64 {
     recorded
 }
 
+/// Raises a failure to read or write a marks file, with the SQLSTATE
+/// PostgreSQL gives the same failure of its own files
+/// (`errcode_for_file_access`): generation stops rather than risk a
+/// duplicate (README "Restarts, crashes and the clock").
 pub fn marks_failed(format: &str, error: std::io::Error) -> ! {
-    pgrx::error!("pg_flake: could not record the {format} mark in pg_flake/{format}.marks: {error}")
+    use pgrx::PgSqlErrorCode::*;
+    let code = match error.kind() {
+        std::io::ErrorKind::PermissionDenied => ERRCODE_INSUFFICIENT_PRIVILEGE,
+        std::io::ErrorKind::NotFound => ERRCODE_UNDEFINED_FILE,
+        std::io::ErrorKind::StorageFull => ERRCODE_DISK_FULL,
+        _ => ERRCODE_IO_ERROR,
+    };
+    pgrx::pg_sys::panic::ErrorReport::new(
+        code,
+        format!("pg_flake: could not record the {format} mark in pg_flake/{format}.marks: {error}"),
+        "pg_flake",
+    )
+    .set_hint(format!(
+        "The server's operating-system user must be able to read and write pg_flake/{format}.marks under the data directory; no {format} ID is issued until it can."
+    ))
+    .report(pgrx::PgLogLevel::ERROR);
+    unreachable!("ERROR does not return")
 }
 
 impl<G: SlotGenerator> Generator<G> {
@@ -268,7 +342,7 @@ impl<G: SlotGenerator> Generator<G> {
     /// the slot's previous holders and the server's previous runs used.
     fn claim_slot(&self) -> Local<G> {
         let (slot, nslots) = slot();
-        let claim = Marks::lock(self.format)
+        let claim = Marks::lock_interruptible(self.format)
             .and_then(|marks| marks.claim(slot))
             .unwrap_or_else(|e| marks_failed(self.format, e));
         let mut generator = MarkedGenerator::above(slot, nslots, claim.floor).or_raise();
@@ -291,32 +365,60 @@ impl<G: SlotGenerator> Generator<G> {
     /// Shared mode: records a mark that covers `unit` and a lease beyond it.
     /// With `must`, waits for a backend that is recording one already (it
     /// may cover `unit`); without, leaves it to that backend.
+    ///
+    /// The wait is on a condition variable, never on a lock held across
+    /// I/O: a cancel, `statement_timeout` or terminate ends it at once, for
+    /// the recorder (in its standby wait, `wal::log_mark`) as for the
+    /// backends behind it (README "Standbys and failover"). The generator
+    /// uses the recorded mark only once `record_mark` returned: an
+    /// interrupted recording raises and extends nothing.
     fn extend_shared(&self, shared: &ServerState<G>, unit: u64, must: bool) {
-        let lock = (&raw const shared.extending).cast_mut();
-        // SAFETY: an LWLock initialised with the state; PostgreSQL releases
-        // it if the recording raises an ERROR.
-        unsafe {
-            if must {
-                pg_sys::LWLockAcquire(lock, pg_sys::LWLockMode::LW_EXCLUSIVE);
-            } else if !pg_sys::LWLockConditionalAcquire(lock, pg_sys::LWLockMode::LW_EXCLUSIVE) {
-                return;
-            }
-        }
-        let needed = {
-            let generator = shared.generator.lock();
-            let covered = if must {
-                generator.mark() >= unit
-            } else {
-                generator.extension_due().is_none()
+        // Before this backend can become a recorder: registering raises
+        // if PostgreSQL's list of exit callbacks is full.
+        abandon_recordings_at_exit();
+        let cv = (&raw const shared.recorded).cast_mut();
+        let mut slept = false;
+        let mark = loop {
+            let found = {
+                let generator = shared.generator.lock();
+                let covered = if must {
+                    generator.mark() >= unit
+                } else {
+                    generator.extension_due().is_none()
+                };
+                if covered {
+                    Extension::Covered
+                } else if shared.recorder.load(Ordering::Relaxed) == 0 {
+                    shared.recorder.store(backend_pid(), Ordering::Relaxed);
+                    Extension::Record(generator.lease_for(unit))
+                } else {
+                    Extension::Busy
+                }
             };
-            (!covered).then(|| generator.lease_for(unit))
+            match found {
+                Extension::Record(mark) => break Some(mark),
+                Extension::Covered => break None,
+                Extension::Busy if !must => break None,
+                Extension::Busy => {
+                    // SAFETY: an initialised condition variable; the first
+                    // call only prepares to sleep (the state is looked at
+                    // again before sleeping); an interrupt raises here.
+                    unsafe { pg_sys::ConditionVariableSleep(cv, pg_sys::PG_WAIT_EXTENSION) };
+                    slept = true;
+                }
+            }
         };
-        if let Some(mark) = needed {
-            let recorded = record_mark(self.format, None, mark);
-            shared.generator.lock().extend_to(recorded);
+        if slept {
+            // SAFETY: leaves the condition variable's wait list.
+            unsafe { pg_sys::ConditionVariableCancelSleep() };
         }
-        // SAFETY: acquired above.
-        unsafe { pg_sys::LWLockRelease(lock) };
+        let Some(mark) = mark else {
+            return;
+        };
+        let recording = Recording { shared };
+        let recorded = record_mark(self.format, None, mark);
+        shared.generator.lock().extend_to(recorded);
+        drop(recording);
     }
 
     /// The generator with its mode, slot and number of slots: in shared mode
@@ -350,7 +452,8 @@ impl<G: SlotGenerator> SharedState for Generator<G> {
             // SAFETY: the caller reserved this memory for this generator.
             unsafe {
                 SpinLocked::init(&raw mut (*state).generator, generator);
-                pg_sys::LWLockInitialize(&raw mut (*state).extending, tranche_id());
+                (&raw mut (*state).recorder).write(AtomicI32::new(0));
+                pg_sys::ConditionVariableInit(&raw mut (*state).recorded);
             }
         }
         self.shared.store(state, Ordering::Release);
@@ -380,6 +483,17 @@ impl<G: SlotGenerator> ServerGenerator for Generator<G> {
             let last = local.generator.generator().last_unit();
             if let Ok(marks) = Marks::lock(self.format) {
                 let _ = marks.release(local.slot.0, last);
+            }
+        }
+    }
+
+    fn abandon_recording(&self) {
+        // The state this backend attached, if any: nothing is attached at
+        // exit.
+        // SAFETY: as in `shared`.
+        if let Some(shared) = unsafe { self.shared.load(Ordering::Acquire).as_ref() } {
+            if shared.recorder.load(Ordering::Relaxed) == backend_pid() {
+                finish_recording(shared);
             }
         }
     }
@@ -422,13 +536,6 @@ impl<G: SlotGenerator> ServerGenerator for Generator<G> {
             })
             .collect()
     }
-}
-
-/// The LWLock tranche of the generators' `extending` locks.
-fn tranche_id() -> i32 {
-    // SAFETY: allocates a tranche id in shared memory; called where the
-    // state is initialised, once per server start.
-    unsafe { pg_sys::LWLockNewTrancheId() }
 }
 
 // --- the registered generators -----------------------------------------------------
@@ -476,4 +583,22 @@ fn release_slots_at_exit() {
 #[pgrx::pg_guard]
 unsafe extern "C-unwind" fn release_slots(_code: i32, _arg: pg_sys::Datum) {
     generators().iter().for_each(|g| g.release_slot());
+}
+
+// --- recorders ---------------------------------------------------------------------
+
+/// Shared mode: at the backend's exit (a terminate or FATAL while it records
+/// a mark does not unwind), it stops being any generator's recorder, so the
+/// backends waiting for it go on (registered when it first records).
+fn abandon_recordings_at_exit() {
+    static REGISTERED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    if !REGISTERED.swap(true, Ordering::Relaxed) {
+        // SAFETY: registers a callback PostgreSQL runs at backend exit.
+        unsafe { pg_sys::before_shmem_exit(Some(abandon_recordings), pg_sys::Datum::from(0usize)) };
+    }
+}
+
+#[pgrx::pg_guard]
+unsafe extern "C-unwind" fn abandon_recordings(_code: i32, _arg: pg_sys::Datum) {
+    generators().iter().for_each(|g| g.abandon_recording());
 }

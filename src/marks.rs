@@ -17,7 +17,8 @@
 //! | 44 | the lineage nodes (u32 each), least recently seen first ([`Marks::nodes`]) |
 //! | 64 + 16·slot | per-backend mode: a unit, then the pid of the backend holding the slot (0: it left cleanly); the unit, while it holds the slot, is the highest it may use (its mark), once it left cleanly the last it used |
 //!
-//! Every access holds `flock` on the file; a global mark is made durable
+//! Every access holds `flock` on the file (a generating backend waits for
+//! it cancellably, [`Marks::lock_interruptible`]); a global mark is made durable
 //! (`fsync`, unless `fsync = off`) before any unit above the previous one is
 //! used. Nothing here raises an ERROR while the lock is held: errors come
 //! back as `io::Error`, and the lock goes with the file.
@@ -67,19 +68,54 @@ pub struct Claim {
 }
 
 impl Marks {
-    /// Opens (creating it if needed) and locks the marks of `format`.
+    /// Opens (creating it if needed) and locks the marks of `format`,
+    /// waiting for the lock as long as another process holds it. For
+    /// processes that must not be interrupted here: the postmaster, the
+    /// startup process's redo, exit callbacks.
     pub fn lock(format: &str) -> io::Result<Marks> {
-        let path = format!("{DIRECTORY}/{format}.marks");
-        let file = match OpenOptions::new().read(true).write(true).open(&path) {
-            Ok(file) => file,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => create(&path)?,
-            Err(e) => return Err(e),
-        };
+        let file = open(format)?;
         // SAFETY: flock on a descriptor we own; it is released when the
         // file is closed.
         if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) } != 0 {
             return Err(io::Error::last_os_error());
         }
+        Marks::locked(file)
+    }
+
+    /// As [`lock`](Self::lock), for a backend generating IDs: while another
+    /// process holds the lock (for its file I/O and `fsync`), it sleeps 1 ms
+    /// at a time on its latch and honours cancel, `statement_timeout` and
+    /// terminate (README "Standbys and failover"): nothing holds it waiting
+    /// uncancellably. Only before the lock is taken: an interrupt raises
+    /// with nothing locked.
+    pub fn lock_interruptible(format: &str) -> io::Result<Marks> {
+        let file = open(format)?;
+        loop {
+            // SAFETY: as in `lock`.
+            if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0 {
+                return Marks::locked(file);
+            }
+            let error = io::Error::last_os_error();
+            if error.kind() != io::ErrorKind::WouldBlock {
+                return Err(error);
+            }
+            pgrx::check_for_interrupts!();
+            // SAFETY: a timed wait on the backend's own latch.
+            unsafe {
+                pg_sys::WaitLatch(
+                    pg_sys::MyLatch,
+                    (pg_sys::WL_LATCH_SET | pg_sys::WL_TIMEOUT | pg_sys::WL_EXIT_ON_PM_DEATH)
+                        as i32,
+                    1,
+                    pg_sys::PG_WAIT_EXTENSION,
+                );
+                pg_sys::ResetLatch(pg_sys::MyLatch);
+            }
+        }
+    }
+
+    /// The marks in `file`, locked: with its magic written if it is new.
+    fn locked(file: File) -> io::Result<Marks> {
         let marks = Marks { file };
         if marks.read_bytes::<8>(0)? != *MAGIC {
             marks.file.write_all_at(MAGIC, 0)?;
@@ -226,6 +262,16 @@ impl Marks {
 /// Where `slot`'s holder and unit are: the unit, then the pid.
 fn slot_at(slot: u32) -> u64 {
     SLOTS + slot as u64 * SLOT_SIZE
+}
+
+/// Opens the marks file of `format`, creating it if needed.
+fn open(format: &str) -> io::Result<File> {
+    let path = format!("{DIRECTORY}/{format}.marks");
+    match OpenOptions::new().read(true).write(true).open(&path) {
+        Ok(file) => Ok(file),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => create(&path),
+        Err(e) => Err(e),
+    }
 }
 
 /// Creates the marks file (and its directory), durably.

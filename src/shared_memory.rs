@@ -148,31 +148,81 @@ unsafe extern "C-unwind" fn release_at_shutdown(code: i32, _arg: pg_sys::Datum) 
 
 /// PostgreSQL 17+ without preloading: the generators live in a named DSM
 /// segment, made by the first backend that generates (README "Shared mode").
+///
+/// Its initialisation reads every format's marks file, which can fail (a
+/// file that cannot be read or locked). `GetNamedDSMSegment` registers a
+/// segment before its init callback runs, so an ERROR there would leave it
+/// registered but not set up, and the next backend would use it as found.
+/// So the callback only marks the segment not ready; the set-up happens
+/// after, under `AddinShmemInitLock`, and the segment is marked ready only
+/// once every generator is set up. A backend that finds it not ready (the
+/// first, or one after a failed set-up) sets it up, and an ERROR leaves it
+/// not ready for the next one to try again.
+///
+/// The segment's name carries the layout's version and size: a library
+/// with another layout never attaches a segment an older one made.
 #[cfg(not(any(feature = "pg13", feature = "pg14", feature = "pg15", feature = "pg16")))]
 pub fn attach_dynamic() {
-    static ATTACHED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-    if settings::preloaded()
-        || ATTACHED.load(std::sync::atomic::Ordering::Relaxed)
-        || users().is_empty()
-    {
+    use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+    static ATTACHED: AtomicBool = AtomicBool::new(false);
+    if settings::preloaded() || ATTACHED.load(Ordering::Relaxed) || users().is_empty() {
         return;
     }
+    /// The segment's header: whether it is set up.
+    #[repr(C)]
+    struct Header {
+        ready: AtomicU32,
+    }
+    /// The users' states start this far into the segment (aligned as
+    /// `layout` aligns them).
+    const HEADER: usize = 16;
+    const READY: u32 = 1;
     unsafe extern "C-unwind" fn init(area: *mut std::ffi::c_void) {
-        // SAFETY: a fresh segment of the layout's size.
-        unsafe { attach_all(area.cast(), true) };
+        // SAFETY: a new segment, at least a header long; the memory may be
+        // reused, so the header is written, not assumed zero. Nothing here
+        // can raise.
+        unsafe {
+            area.cast::<Header>().write(Header {
+                ready: AtomicU32::new(0),
+            })
+        };
     }
     let (_, size) = layout();
+    let name = std::ffi::CString::new(format!("pg_flake generators v{DSM_LAYOUT_VERSION} {size}"))
+        .unwrap_or_default();
     let mut found = false;
     // SAFETY: a backend may attach to named DSM segments at any time; the
-    // callback initialises a new one under the registry's lock.
-    unsafe {
-        let area = pg_sys::GetNamedDSMSegment(SHARED_AREA.as_ptr(), size, Some(init), &mut found);
-        if found {
-            attach_all(area.cast(), false);
+    // callback only writes the header of a new one.
+    let area =
+        unsafe { pg_sys::GetNamedDSMSegment(name.as_ptr(), HEADER + size, Some(init), &mut found) }
+            .cast::<u8>();
+    // SAFETY: the segment lives as long as the server; the header is
+    // written by `init` before anyone attaches.
+    let header = unsafe { &*area.cast::<Header>() };
+    let states = unsafe { area.add(HEADER) };
+    if header.ready.load(Ordering::Acquire) != READY {
+        // SAFETY: the add-ins' lock for setting up shared state; an ERROR
+        // below releases it with the transaction's abort, leaving the
+        // segment not ready.
+        unsafe {
+            let lock = &raw mut (*pg_sys::MainLWLockArray.add(ADDIN_SHMEM_INIT_LOCK)).lock;
+            pg_sys::LWLockAcquire(lock, pg_sys::LWLockMode::LW_EXCLUSIVE);
+            let fresh = header.ready.load(Ordering::Acquire) != READY;
+            attach_all(states, fresh);
+            header.ready.store(READY, Ordering::Release);
+            pg_sys::LWLockRelease(lock);
         }
+    } else {
+        // SAFETY: set up, as `ready` says.
+        unsafe { attach_all(states, false) };
     }
-    ATTACHED.store(true, std::sync::atomic::Ordering::Relaxed);
+    ATTACHED.store(true, Ordering::Relaxed);
 }
+
+/// The version of the DSM segment's layout (its header and how the users'
+/// states follow it), in the segment's name.
+#[cfg(not(any(feature = "pg13", feature = "pg14", feature = "pg15", feature = "pg16")))]
+const DSM_LAYOUT_VERSION: u32 = 2;
 
 #[cfg(any(feature = "pg13", feature = "pg14", feature = "pg15", feature = "pg16"))]
 pub fn attach_dynamic() {}

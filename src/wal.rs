@@ -1,8 +1,9 @@
 //! Marks in the WAL (README "Guarantees"): with pg_flake preloaded on
 //! PostgreSQL 15+, every mark a generator records is also a WAL record of
 //! pg_flake's own resource manager, flushed (and, under synchronous
-//! replication, confirmed by the synchronous standbys) before any ID above
-//! the previous mark is issued. A streaming standby replays it into its
+//! replication, confirmed by the synchronous standbys, whatever the
+//! session's `synchronous_commit`) before any ID above the previous mark is
+//! issued. A streaming standby replays it into its
 //! shared memory and its own marks file, so a promoted standby continues
 //! above every mark its old primary recorded, whatever its clock says.
 //! Crash recovery replays it too.
@@ -64,11 +65,15 @@ struct Manager(pg_sys::RmgrData);
 unsafe impl Sync for Manager {}
 unsafe impl Send for Manager {}
 
-/// Writes `mark` of `format` to the WAL and waits until it is flushed (and
-/// confirmed by synchronous standbys, where there are any). Nothing to do
-/// without the resource manager, or on a standby (which cannot write WAL; a
-/// standby generating with its own `pg_flake.node` keeps its marks in its
-/// data directory).
+/// Writes `mark` of `format` to the WAL and waits until it is flushed and,
+/// where `synchronous_standby_names` names synchronous standbys, confirmed
+/// flushed by them — whatever the session's `synchronous_commit`, which any
+/// user may lower (README "Standbys and failover"). The wait ends only with
+/// the confirmation or with an interrupt: a cancel or `statement_timeout`
+/// raises 57014, a terminate ends the backend, and the caller then uses
+/// nothing above its previous mark. Nothing to do without the resource
+/// manager, or on a standby (which cannot write WAL; a standby generating
+/// with its own `pg_flake.node` keeps its marks in its data directory).
 ///
 /// `node` is the node the primary generates `format` with (README
 /// "Standbys and failover"): a standby that replays it knows its primary's
@@ -92,7 +97,7 @@ use flake_core::lineage::{mark_record as record, parse_mark_record as parse};
 fn log(data: &[u8]) {
     // SAFETY: the standard sequence for a record without buffers; the data
     // lives until XLogInsert has copied it.
-    unsafe {
+    let lsn = unsafe {
         if !pg_sys::XLogInsertAllowed() {
             return;
         }
@@ -103,11 +108,76 @@ fn log(data: &[u8]) {
         pg_sys::XLogRegisterData(data.as_ptr() as *mut _, data.len() as i32);
         let lsn = pg_sys::XLogInsert(RESOURCE_MANAGER_ID, XLOG_PG_FLAKE_MARK);
         pg_sys::XLogFlush(lsn);
-        // SyncRepWaitForLSN expects interrupts held, as at commit: a cancel
-        // ends the wait with a warning, like a commit's.
-        pg_sys::InterruptHoldoffCount += 1;
-        pg_sys::SyncRepWaitForLSN(lsn, false);
-        pg_sys::InterruptHoldoffCount -= 1;
+        lsn
+    };
+    wait_for_synchronous_standbys(lsn);
+}
+
+/// Waits until the synchronous standbys have confirmed `lsn` flushed.
+///
+/// Not `SyncRepWaitForLSN`: it returns at once when the session's
+/// `synchronous_commit` is `local` or `off`, and a cancel or terminate ends
+/// its wait with a mere WARNING (a commit cannot be undone), so the caller
+/// could not tell a confirmed mark from an interrupted wait. This loop polls
+/// the position the walsenders publish for the synchronous standbys
+/// (`WalSndCtl->lsn[SYNC_REP_WAIT_FLUSH]`, which they move whether or not
+/// anyone waits) and sleeps on the latch (1 ms, doubling to 10 ms) between
+/// looks, so a cancel, `statement_timeout` or terminate ends it at once
+/// through `CHECK_FOR_INTERRUPTS` (57014, or FATAL for terminate).
+#[cfg(not(any(feature = "pg13", feature = "pg14")))]
+fn wait_for_synchronous_standbys(lsn: pg_sys::XLogRecPtr) {
+    let mut sleep_ms: std::ffi::c_long = 1;
+    loop {
+        // SAFETY: the backend's own latch.
+        unsafe { pg_sys::ResetLatch(pg_sys::MyLatch) };
+        if confirmed(lsn) {
+            return;
+        }
+        pgrx::check_for_interrupts!();
+        // SAFETY: a timed wait on the backend's own latch, which cancel,
+        // statement_timeout and terminate set; it shows in pg_stat_activity
+        // as SyncRep, like a commit's wait.
+        unsafe {
+            pg_sys::WaitLatch(
+                pg_sys::MyLatch,
+                (pg_sys::WL_LATCH_SET | pg_sys::WL_TIMEOUT | pg_sys::WL_EXIT_ON_PM_DEATH) as i32,
+                sleep_ms,
+                pg_sys::WaitEventIPC::WAIT_EVENT_SYNC_REP,
+            );
+        }
+        sleep_ms = (sleep_ms * 2).min(10);
+    }
+}
+
+/// Whether `lsn` needs no more waiting: the synchronous standbys confirmed
+/// it flushed, or there are none (as `SyncRepWaitForLSN` decides, less its
+/// test of `synchronous_commit`).
+#[cfg(not(any(feature = "pg13", feature = "pg14")))]
+fn confirmed(lsn: pg_sys::XLogRecPtr) -> bool {
+    // SAFETY: WalSndCtl is shared memory set up with the server; its fields
+    // read here are a byte and an aligned 8-byte position, which a read sees
+    // whole. Reading them without SyncRepLock may see an older position, which
+    // only means one more look.
+    unsafe {
+        let ctl = pg_sys::WalSndCtl;
+        if ctl.is_null() || pg_sys::max_wal_senders == 0 {
+            return true;
+        }
+        let status = std::ptr::read_volatile(&raw const (*ctl).sync_standbys_status) as u32;
+        std::sync::atomic::fence(Ordering::Acquire);
+        let flushed =
+            std::ptr::read_volatile(&raw const (*ctl).lsn[pg_sys::SYNC_REP_WAIT_FLUSH as usize]);
+        if lsn <= flushed {
+            return true;
+        }
+        if status & pg_sys::SYNC_STANDBY_INIT != 0 {
+            status & pg_sys::SYNC_STANDBY_DEFINED == 0
+        } else {
+            // The checkpointer has not published the setting yet: this
+            // backend's own value of synchronous_standby_names decides.
+            let names = pg_sys::SyncRepStandbyNames;
+            names.is_null() || *names == 0
+        }
     }
 }
 
