@@ -48,8 +48,26 @@ pub fn slot() -> (u32, u32) {
 /// `pg_flake.max_clock_lag`: how far (ms) IDs may run ahead of the clock.
 static MAX_CLOCK_LAG: GucSetting<i32> = GucSetting::<i32>::new(60_000);
 
+/// `pg_flake.max_clock_jump`: how far (ms) the real-time clock may be set
+/// ahead at once before generation refuses to move a mark with it (README
+/// "Restarts, crashes and the clock"); 0 turns the check off. The default
+/// equals `max_clock_lag`'s: a step that is accepted can be undone without
+/// generation stopping (logical time absorbs it), and NTP's steps of a
+/// synchronised clock are far below it.
+static MAX_CLOCK_JUMP: GucSetting<i32> = GucSetting::<i32>::new(60_000);
+
 /// Defines the settings of every generator (from `_PG_init`).
 pub fn define_settings() {
+    GucRegistry::define_int_guc(
+        c"pg_flake.max_clock_jump",
+        c"How far the clock may be set ahead at once before generation stops rather than move the marks with it.",
+        c"A real-time clock that moved this much further than the monotonic clock since the last mark was set forward; generation raises an error instead of recording a mark that far ahead. 0 turns the check off (README \"Restarts, crashes and the clock\").",
+        &MAX_CLOCK_JUMP,
+        0,
+        i32::MAX,
+        GucContext::Suset,
+        GucFlags::UNIT_MS,
+    );
     GucRegistry::define_int_guc(
         c"pg_flake.max_clock_lag",
         c"How far the clock may be behind the IDs already issued before generation stops.",
@@ -64,6 +82,10 @@ pub fn define_settings() {
 
 fn max_lead_nanos() -> i64 {
     MAX_CLOCK_LAG.get() as i64 * 1_000_000
+}
+
+fn max_jump_nanos() -> i64 {
+    MAX_CLOCK_JUMP.get() as i64 * 1_000_000
 }
 
 // --- modes ---------------------------------------------------------------------------
@@ -251,12 +273,12 @@ impl<G: SlotGenerator> Generator<G> {
                 match attempt.or_raise() {
                     Step::Issued(id) => {
                         if let Some(unit) = local.generator.extension_due() {
-                            self.extend_local(local, unit);
+                            self.extend_local(local, unit, false);
                         }
                         return id;
                     }
                     Step::Wait => clock.pause(),
-                    Step::Extend(unit) => self.extend_local(local, unit),
+                    Step::Extend(unit) => self.extend_local(local, unit, true),
                 }
             }
         })
@@ -271,6 +293,10 @@ impl<G: SlotGenerator> Generator<G> {
             .unwrap_or_else(|e| marks_failed(self.format, e));
         let mut generator = MarkedGenerator::above(slot, nslots, claim.floor).or_raise();
         generator.extend_to(claim.mark);
+        // The clock as the backend finds it is its reference for steps
+        // (README "Restarts, crashes and the clock": per backend, each
+        // backend sees the steps after its first ID).
+        let _ = generator.check_clock(&mut BackendClock::new(), 0);
         release_slots_at_exit();
         Local {
             slot: (slot, nslots),
@@ -279,8 +305,19 @@ impl<G: SlotGenerator> Generator<G> {
     }
 
     /// Per-backend mode: records a mark that covers `unit` and a lease beyond
-    /// it.
-    fn extend_local(&self, local: &mut Local<G>, unit: u64) {
+    /// it, unless the clock was set forward (README "Restarts, crashes and
+    /// the clock"): then, with `must` (nothing can be issued without it), an
+    /// error; without, nothing (the next ID's `must` raises it if the clock
+    /// is still ahead).
+    fn extend_local(&self, local: &mut Local<G>, unit: u64, must: bool) {
+        let checked = local
+            .generator
+            .check_clock(&mut BackendClock::new(), max_jump_nanos());
+        match checked {
+            Ok(()) => {}
+            Err(e) if must => crate::errors::raise(e),
+            Err(_) => return,
+        }
         let mark = local.generator.lease_for(unit);
         let recorded = record_mark(self.format, Some(local.slot.0), mark);
         local.generator.extend_to(recorded);
@@ -301,13 +338,34 @@ impl<G: SlotGenerator> Generator<G> {
             }
         }
         let needed = {
-            let generator = shared.generator.lock();
+            let mut generator = shared.generator.lock();
             let covered = if must {
                 generator.mark() >= unit
             } else {
                 generator.extension_due().is_none()
             };
-            (!covered).then(|| generator.lease_for(unit))
+            if covered {
+                Ok(None)
+            } else {
+                // Two clock readings under the spinlock, once per mark: the
+                // reference is server-wide (README "Restarts, crashes and
+                // the clock").
+                generator
+                    .check_clock(&mut BackendClock::new(), max_jump_nanos())
+                    .map(|()| Some(generator.lease_for(unit)))
+            }
+        };
+        let needed = match needed {
+            Ok(needed) => needed,
+            Err(e) => {
+                // SAFETY: acquired above; released before raising so that
+                // the error path holds nothing.
+                unsafe { pg_sys::LWLockRelease(lock) };
+                if must {
+                    crate::errors::raise(e);
+                }
+                return;
+            }
         };
         if let Some(mark) = needed {
             let recorded = record_mark(self.format, None, mark);
@@ -344,7 +402,12 @@ impl<G: SlotGenerator> SharedState for Generator<G> {
             let floor = Marks::lock(self.format)
                 .and_then(|marks| marks.global())
                 .unwrap_or_else(|e| marks_failed(self.format, e));
-            let generator = MarkedGenerator::above(SHARED_SLOT.0, SHARED_SLOT.1, floor).or_raise();
+            let mut generator =
+                MarkedGenerator::above(SHARED_SLOT.0, SHARED_SLOT.1, floor).or_raise();
+            // The clock at server start is the reference for steps (README
+            // "Restarts, crashes and the clock"), so that idle time before
+            // the first mark is not taken for a step, and a step is.
+            let _ = generator.check_clock(&mut BackendClock::new(), 0);
             // SAFETY: the caller reserved this memory for this generator.
             unsafe {
                 SpinLocked::init(&raw mut (*state).generator, generator);
