@@ -132,6 +132,14 @@ pub trait ServerGenerator: SharedState {
     fn release_slot(&self);
     /// Its rows of `pg_flake_generator_state()`: none until it has been used.
     fn state_rows(&self) -> Vec<StateRow>;
+    /// Takes the clock as it is from the next mark on, in shared mode for
+    /// the whole server, else for this backend: for `pg_flake_set_mark`,
+    /// after an administrator moved the mark to the clock's new time
+    /// deliberately (README "Restarts, crashes and the clock").
+    // Called by pg_flake_set_mark (issue 22, built separately): drop the
+    // allow once it is merged.
+    #[allow(dead_code)]
+    fn forget_clock(&self);
 }
 
 /// A backend's own generator: its slot and the generator with its mark.
@@ -293,10 +301,6 @@ impl<G: SlotGenerator> Generator<G> {
             .unwrap_or_else(|e| marks_failed(self.format, e));
         let mut generator = MarkedGenerator::above(slot, nslots, claim.floor).or_raise();
         generator.extend_to(claim.mark);
-        // The clock as the backend finds it is its reference for steps
-        // (README "Restarts, crashes and the clock": per backend, each
-        // backend sees the steps after its first ID).
-        let _ = generator.check_clock(&mut BackendClock::new(), 0);
         release_slots_at_exit();
         Local {
             slot: (slot, nslots),
@@ -402,12 +406,10 @@ impl<G: SlotGenerator> SharedState for Generator<G> {
             let floor = Marks::lock(self.format)
                 .and_then(|marks| marks.global())
                 .unwrap_or_else(|e| marks_failed(self.format, e));
-            let mut generator =
-                MarkedGenerator::above(SHARED_SLOT.0, SHARED_SLOT.1, floor).or_raise();
-            // The clock at server start is the reference for steps (README
-            // "Restarts, crashes and the clock"), so that idle time before
-            // the first mark is not taken for a step, and a step is.
-            let _ = generator.check_clock(&mut BackendClock::new(), 0);
+            // The reference for clock steps is taken at the first mark
+            // (README "Restarts, crashes and the clock"): a clock set right
+            // after the server started, before any ID, is not refused.
+            let generator = MarkedGenerator::above(SHARED_SLOT.0, SHARED_SLOT.1, floor).or_raise();
             // SAFETY: the caller reserved this memory for this generator.
             unsafe {
                 SpinLocked::init(&raw mut (*state).generator, generator);
@@ -452,6 +454,17 @@ impl<G: SlotGenerator> ServerGenerator for Generator<G> {
         let learned = Marks::lock(self.format).and_then(|marks| marks.extend(mark));
         if let Err(e) = learned {
             marks_failed(self.format, e);
+        }
+    }
+
+    fn forget_clock(&self) {
+        match self.shared() {
+            Some(shared) => shared.generator.lock().forget_clock(),
+            None => self.local.with_borrow_mut(|local| {
+                if let Some(local) = local {
+                    local.generator.forget_clock();
+                }
+            }),
         }
     }
 
@@ -530,4 +543,19 @@ fn release_slots_at_exit() {
 #[pgrx::pg_guard]
 unsafe extern "C-unwind" fn release_slots(_code: i32, _arg: pg_sys::Datum) {
     generators().iter().for_each(|g| g.release_slot());
+}
+
+/// A clock step confirmed (`pg_flake_set_mark` moved `format`'s mark to the
+/// clock's time deliberately): its generator takes the clock as it is from
+/// the next mark on (README "Restarts, crashes and the clock"). Whether
+/// `format` has a generator.
+// Called by pg_flake_set_mark (issue 22, built separately): drop the allow
+// once it is merged.
+#[allow(dead_code)]
+pub fn forget_clock(format: &str) -> bool {
+    generators()
+        .iter()
+        .find(|g| g.format() == format)
+        .map(|g| g.forget_clock())
+        .is_some()
 }

@@ -170,7 +170,7 @@ def test_a_plain_role_cannot_change_which_ids_are_issued(servers):
         ).fetchone()
         assert (row[1], row[2], row[3]) == (3, 5, 0), row
         assert str(row[0]).startswith("2025-10-09 08:53:20.125"), row
-        assert conn.execute("SELECT kuid96_node(kuid96_generate(), 6)").fetchone()[0] == 0
+        assert conn.execute("SELECT kuid96_node(kuid96_generate(), 8)").fetchone()[0] == 0
         conn.execute("SET pg_flake.siq_domain = 'example.com'")
         domain = conn.execute("SELECT siq_domain_hash(siq_generate('user'))").fetchone()[0]
         assert domain & 0xFFFFFF == 0x86CE1947 & 0xFFFFFF, hex(domain)

@@ -225,6 +225,6 @@ SET pg_flake.kuid_node = 'forged@elsewhere';
 SELECT pg_temp.sqlstate_of($$SET pg_flake.kuid_node = 'forged@elsewhere'$$) AS kuid_node_as_user;
 SET pg_flake.kuid_interval = 6;
 SELECT pg_temp.sqlstate_of($$SET pg_flake.kuid_interval = 6$$) AS kuid_interval_as_user;
-SELECT kuid96_node(kuid96_generate()) AS node, kuid96_node(kuid96_generate(), 6) AS node6;
+SELECT kuid96_node(kuid96_generate()) AS node, kuid96_node(kuid96_generate(), 8) AS node8;
 RESET ROLE;
 DROP ROLE kuid_regress_user;
