@@ -20,7 +20,7 @@ use crate::marks::Marks;
 use crate::shared_memory::{self, SharedState};
 use crate::spinlock::SpinLocked;
 use crate::wal;
-use flake_core::clock::{Clock, ReadAhead};
+use flake_core::clock::{Clock, ClockReference, ReadAhead};
 use flake_core::generator::{MarkedGenerator, SequencerRow, SlotGenerator, SHARED_SLOT};
 use flake_core::sequencer::{Limits, Step};
 use pgrx::guc::{GucContext, GucFlags, GucRegistry, GucSetting};
@@ -132,8 +132,8 @@ pub trait ServerGenerator: SharedState {
     fn release_slot(&self);
     /// Its rows of `pg_flake_generator_state()`: none until it has been used.
     fn state_rows(&self) -> Vec<StateRow>;
-    /// Takes the clock as it is from the next mark on, in shared mode for
-    /// the whole server, else for this backend: for `pg_flake_set_mark`,
+    /// Takes the clock as it is from the next mark on, for the whole
+    /// server (per backend: in the marks file): for `pg_flake_set_mark`,
     /// after an administrator moved the mark to the clock's new time
     /// deliberately (README "Restarts, crashes and the clock").
     // Called by pg_flake_set_mark (issue 22, built separately): drop the
@@ -314,10 +314,20 @@ impl<G: SlotGenerator> Generator<G> {
     /// error; without, nothing (the next ID's `must` raises it if the clock
     /// is still ahead).
     fn extend_local(&self, local: &mut Local<G>, unit: u64, must: bool) {
-        let checked = local
-            .generator
-            .check_clock(&mut BackendClock::new(), max_jump_nanos());
-        match checked {
+        // The reference is the server's, in the marks file (this run's), so
+        // that a backend that starts after a step sees it too.
+        let checked = Marks::lock(self.format).and_then(|marks| {
+            let reference = marks.clock_reference()?;
+            local.generator.set_clock_reference(reference);
+            let checked = local
+                .generator
+                .check_clock(&mut BackendClock::new(), max_jump_nanos());
+            if checked.is_ok() && local.generator.clock_reference() != reference {
+                marks.set_clock_reference(local.generator.clock_reference())?;
+            }
+            Ok(checked)
+        });
+        match checked.unwrap_or_else(|e| marks_failed(self.format, e)) {
             Ok(()) => {}
             Err(e) if must => crate::errors::raise(e),
             Err(_) => return,
@@ -460,11 +470,14 @@ impl<G: SlotGenerator> ServerGenerator for Generator<G> {
     fn forget_clock(&self) {
         match self.shared() {
             Some(shared) => shared.generator.lock().forget_clock(),
-            None => self.local.with_borrow_mut(|local| {
-                if let Some(local) = local {
-                    local.generator.forget_clock();
+            // Per backend the server's reference is in the marks file.
+            None => {
+                let forgotten = Marks::lock(self.format)
+                    .and_then(|marks| marks.set_clock_reference(ClockReference::NONE));
+                if let Err(e) = forgotten {
+                    marks_failed(self.format, e);
                 }
-            }),
+            }
         }
     }
 

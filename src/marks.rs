@@ -31,6 +31,7 @@
 //! ahead of the clock.
 //! Shared mode: the server-wide generator starts above the global mark.
 
+use flake_core::clock::ClockReference;
 use pgrx::pg_sys;
 use std::fs::{File, OpenOptions};
 use std::io;
@@ -43,6 +44,11 @@ const RUN_PID: u64 = 8;
 const RUN_START: u64 = 16;
 const GLOBAL_MARK: u64 = 24;
 const RUN_FLOOR: u64 = 32;
+/// Per-backend mode: the run's reference for clock steps (README "Restarts,
+/// crashes and the clock"), the offset of the real-time clock from the
+/// monotonic one in nanoseconds; 0 (also in files of earlier versions) for
+/// none yet. An offset of exactly 0 would mean a boot at 1970-01-01.
+const RUN_CLOCK: u64 = 40;
 const SLOTS: u64 = 64;
 const SLOT_SIZE: u64 = 16;
 
@@ -143,6 +149,8 @@ impl Marks {
         let (pid, start) = run();
         if self.read(RUN_PID)? != pid || self.read(RUN_START)? != start {
             self.write(RUN_FLOOR, global)?;
+            // The monotonic clock of an earlier run may be another boot's.
+            self.write(RUN_CLOCK, 0)?;
             self.write(RUN_PID, pid)?;
             self.write(RUN_START, start)?;
             self.sync()?;
@@ -159,6 +167,20 @@ impl Marks {
             floor: run_floor.max(previous),
             mark: global,
         })
+    }
+
+    /// Per-backend mode: the run's reference for clock steps, shared by
+    /// every backend (recorded in this run: [`claim`](Self::claim) resets it
+    /// when a new run begins).
+    pub fn clock_reference(&self) -> io::Result<ClockReference> {
+        let offset = self.read(RUN_CLOCK)? as i64;
+        Ok(ClockReference::from_offset((offset != 0).then_some(offset)))
+    }
+
+    /// Per-backend mode: records the run's reference for clock steps. No
+    /// `fsync`: it matters within a run only.
+    pub fn set_clock_reference(&self, reference: ClockReference) -> io::Result<()> {
+        self.write(RUN_CLOCK, reference.offset().unwrap_or(0) as u64)
     }
 
     /// Per-backend mode: the holder of `slot` may use units up to `mark`

@@ -78,6 +78,18 @@ impl ClockReference {
     pub fn is_set(&self) -> bool {
         self.offset.is_some()
     }
+
+    /// The reference as a number to store (per backend, in the marks file
+    /// for the whole server): the offset of the real-time clock from the
+    /// monotonic one in nanoseconds, `None` before the first reading.
+    pub fn offset(&self) -> Option<i64> {
+        self.offset
+    }
+
+    /// A reference stored with [`offset`](Self::offset).
+    pub const fn from_offset(offset: Option<i64>) -> Self {
+        ClockReference { offset }
+    }
 }
 
 /// Runs `attempt` until it produces a value, pausing `clock` between tries.

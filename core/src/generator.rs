@@ -186,6 +186,17 @@ impl<G: SlotGenerator> MarkedGenerator<G> {
         }
     }
 
+    /// The reference [`check_clock`](Self::check_clock) compares with.
+    pub fn clock_reference(&self) -> ClockReference {
+        self.clock
+    }
+
+    /// Replaces the reference: per backend, with the server's, kept in the
+    /// marks file, so that every backend compares with the same one.
+    pub fn set_clock_reference(&mut self, reference: ClockReference) {
+        self.clock = reference;
+    }
+
     /// Takes the clock as it is from now on: after an administrator moved
     /// the mark to the clock's new time deliberately (`pg_flake_set_mark`).
     pub fn forget_clock(&mut self) {

@@ -14,7 +14,7 @@
 mod common;
 
 use common::generators::*;
-use flake_core::clock::{Clock, ScriptedClock};
+use flake_core::clock::{Clock, ClockReference, ScriptedClock};
 use flake_core::generator::{MarkedGenerator, LEASE_NANOS, SHARED_SLOT};
 use flake_core::sequencer::{Step, DEFAULT_MAX_LEAD};
 use flake_core::{Error, ErrorKind};
@@ -391,4 +391,35 @@ fn snowflake_refuses_at_the_end_of_its_epoch() {
     check_order::<SnowflakeGenerator>(&ids);
     let last = snowflake::parts(*ids.last().unwrap(), epoch).unwrap();
     assert_eq!(last.time, (epoch + snowflake::MAX_MILLIS) * 1000);
+}
+
+fn a_shared_reference<G: TestGenerator>() {
+    // Per backend the run's reference is kept outside the generators (the
+    // marks file): a backend that starts after a step compares with it.
+    let mut clock = ScriptedClock::new(T0, G::UNIT_NANOS / 4);
+    let mut first = started::<G>(&mut clock);
+    run(&mut first, &mut clock, 100);
+    let stored = ClockReference::from_offset(first.clock_reference().offset());
+    assert_eq!(stored, first.clock_reference());
+    assert!(stored.is_set());
+    clock.step(3 * YEAR);
+    let mut second = marked_above::<G>((1, 2), first.mark());
+    second.set_clock_reference(stored);
+    clock.now += 10_000;
+    assert!(matches!(
+        next_checked(&mut second, &mut clock, MAX_JUMP),
+        Err(Error::ClockJumped { .. })
+    ));
+    assert_eq!(second.mark(), first.mark());
+    assert_eq!(
+        second.clock_reference(),
+        stored,
+        "{}: a refusal keeps it",
+        G::NAME
+    );
+}
+
+#[test]
+fn a_reference_handed_to_another_generator_catches_a_step_before_its_first_id() {
+    for_every_generator!(a_shared_reference());
 }

@@ -72,6 +72,13 @@ def test_a_clock_stepped_years_ahead_stops_generation_and_the_marks_stay(servers
             message = str(error)
             assert f"{fmt} generation stopped: the clock jumped" in message, message
             assert "pg_flake_set_mark" in (error.diag.message_hint or ""), fmt
+        # A backend that starts after the step sees it too (per backend the
+        # reference is the server's, in the marks file).
+        with server.connect("flake") as fresh:
+            for fmt, call in FORMATS.items():
+                error = refused(fresh, call)
+                assert error.sqlstate == "55000", (fmt, error)
+                assert "the clock jumped" in str(error), error
         # The marks did not move years ahead: within seconds of the real time.
         after_step = mark_times(conn)
         assert all(after_step[f] < time.time() + 10 for f in FORMATS), after_step
