@@ -1,7 +1,7 @@
 //! The clock generators read in a backend: the real-time clock, with pauses
 //! that honour cancel requests and `statement_timeout`.
 
-use flake_core::clock::{system_now_nanos, Clock, PAUSE};
+use flake_core::clock::{system_monotonic_nanos, system_now_nanos, Clock, PAUSE};
 use std::time::Duration;
 
 /// The real-time clock; a pause sleeps and then checks for interrupts.
@@ -39,5 +39,8 @@ impl Clock for BackendClock {
     fn pause(&mut self) {
         std::thread::sleep(self.pause);
         pgrx::check_for_interrupts!();
+    }
+    fn monotonic_nanos(&mut self) -> Option<i64> {
+        system_monotonic_nanos()
     }
 }

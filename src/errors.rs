@@ -70,6 +70,11 @@ fn hint_for(error: &Error) -> Option<String> {
              pg_flake.max_clock_lag (README \"Guarantees\")."
                 .into(),
         ),
+        Error::ClockJumped { type_name, .. } => Some(format!(
+            "Correct the server's clock: generation resumes once it is back. If the new time is \
+             right, SELECT pg_flake_set_mark('{type_name}', now()) moves the mark to it deliberately \
+             (README \"Restarts, crashes and the clock\"; the bound is pg_flake.max_clock_jump)."
+        )),
         _ => None,
     }
 }

@@ -20,7 +20,7 @@ use crate::marks::Marks;
 use crate::shared_memory::{self, SharedState};
 use crate::spinlock::SpinLocked;
 use crate::wal;
-use flake_core::clock::{Clock, ReadAhead};
+use flake_core::clock::{Clock, ClockReference, ReadAhead};
 use flake_core::generator::{MarkedGenerator, SequencerRow, SlotGenerator, SHARED_SLOT};
 use flake_core::sequencer::{Limits, Step};
 use pgrx::guc::{GucContext, GucFlags, GucRegistry, GucSetting};
@@ -48,8 +48,26 @@ pub fn slot() -> (u32, u32) {
 /// `pg_flake.max_clock_lag`: how far (ms) IDs may run ahead of the clock.
 static MAX_CLOCK_LAG: GucSetting<i32> = GucSetting::<i32>::new(60_000);
 
+/// `pg_flake.max_clock_jump`: how far (ms) the real-time clock may be set
+/// ahead at once before generation refuses to move a mark with it (README
+/// "Restarts, crashes and the clock"); 0 turns the check off. The default
+/// equals `max_clock_lag`'s: a step that is accepted can be undone without
+/// generation stopping (logical time absorbs it), and NTP's steps of a
+/// synchronised clock are far below it.
+static MAX_CLOCK_JUMP: GucSetting<i32> = GucSetting::<i32>::new(60_000);
+
 /// Defines the settings of every generator (from `_PG_init`).
 pub fn define_settings() {
+    GucRegistry::define_int_guc(
+        c"pg_flake.max_clock_jump",
+        c"How far the clock may be set ahead at once before generation stops rather than move the marks with it.",
+        c"A real-time clock that moved this much further than the monotonic clock since the last mark was set forward; generation raises an error instead of recording a mark that far ahead. 0 turns the check off (README \"Restarts, crashes and the clock\").",
+        &MAX_CLOCK_JUMP,
+        0,
+        i32::MAX,
+        GucContext::Suset,
+        GucFlags::UNIT_MS,
+    );
     GucRegistry::define_int_guc(
         c"pg_flake.max_clock_lag",
         c"How far the clock may be behind the IDs already issued before generation stops.",
@@ -64,6 +82,10 @@ pub fn define_settings() {
 
 fn max_lead_nanos() -> i64 {
     MAX_CLOCK_LAG.get() as i64 * 1_000_000
+}
+
+fn max_jump_nanos() -> i64 {
+    MAX_CLOCK_JUMP.get() as i64 * 1_000_000
 }
 
 // --- modes ---------------------------------------------------------------------------
@@ -114,6 +136,14 @@ pub trait ServerGenerator: SharedState {
     fn abandon_recording(&self);
     /// Its rows of `pg_flake_generator_state()`: none until it has been used.
     fn state_rows(&self) -> Vec<StateRow>;
+    /// Takes the clock as it is from the next mark on, for the whole
+    /// server (per backend: in the marks file): for `pg_flake_set_mark`,
+    /// after an administrator moved the mark to the clock's new time
+    /// deliberately (README "Restarts, crashes and the clock").
+    // Called by pg_flake_set_mark (issue 22, built separately): drop the
+    // allow once it is merged.
+    #[allow(dead_code)]
+    fn forget_clock(&self);
 }
 
 /// A backend's own generator: its slot and the generator with its mark.
@@ -148,6 +178,9 @@ enum Extension {
     Record(u64),
     /// Another backend is recording one.
     Busy,
+    /// The clock was stepped ahead (README "Restarts, crashes and the
+    /// clock"): nothing is recorded.
+    Refused(flake_core::Error),
 }
 
 /// Ends a backend's recording however the recording ends: as it returns or
@@ -327,12 +360,12 @@ impl<G: SlotGenerator> Generator<G> {
                 match attempt.or_raise() {
                     Step::Issued(id) => {
                         if let Some(unit) = local.generator.extension_due() {
-                            self.extend_local(local, unit);
+                            self.extend_local(local, unit, false);
                         }
                         return id;
                     }
                     Step::Wait => clock.pause(),
-                    Step::Extend(unit) => self.extend_local(local, unit),
+                    Step::Extend(unit) => self.extend_local(local, unit, true),
                 }
             }
         })
@@ -355,8 +388,29 @@ impl<G: SlotGenerator> Generator<G> {
     }
 
     /// Per-backend mode: records a mark that covers `unit` and a lease beyond
-    /// it.
-    fn extend_local(&self, local: &mut Local<G>, unit: u64) {
+    /// it, unless the clock was set forward (README "Restarts, crashes and
+    /// the clock"): then, with `must` (nothing can be issued without it), an
+    /// error; without, nothing (the next ID's `must` raises it if the clock
+    /// is still ahead).
+    fn extend_local(&self, local: &mut Local<G>, unit: u64, must: bool) {
+        // The reference is the server's, in the marks file (this run's), so
+        // that a backend that starts after a step sees it too.
+        let checked = Marks::lock(self.format).and_then(|marks| {
+            let reference = marks.clock_reference()?;
+            local.generator.set_clock_reference(reference);
+            let checked = local
+                .generator
+                .check_clock(&mut BackendClock::new(), max_jump_nanos());
+            if checked.is_ok() && local.generator.clock_reference() != reference {
+                marks.set_clock_reference(local.generator.clock_reference())?;
+            }
+            Ok(checked)
+        });
+        match checked.unwrap_or_else(|e| marks_failed(self.format, e)) {
+            Ok(()) => {}
+            Err(e) if must => crate::errors::raise(e),
+            Err(_) => return,
+        }
         let mark = local.generator.lease_for(unit);
         let recorded = record_mark(self.format, Some(local.slot.0), mark);
         local.generator.extend_to(recorded);
@@ -380,7 +434,7 @@ impl<G: SlotGenerator> Generator<G> {
         let mut slept = false;
         let mark = loop {
             let found = {
-                let generator = shared.generator.lock();
+                let mut generator = shared.generator.lock();
                 let covered = if must {
                     generator.mark() >= unit
                 } else {
@@ -389,8 +443,16 @@ impl<G: SlotGenerator> Generator<G> {
                 if covered {
                     Extension::Covered
                 } else if shared.recorder.load(Ordering::Relaxed) == 0 {
-                    shared.recorder.store(backend_pid(), Ordering::Relaxed);
-                    Extension::Record(generator.lease_for(unit))
+                    // Two clock readings under the spinlock, once per mark:
+                    // the reference for clock steps is server-wide (README
+                    // "Restarts, crashes and the clock").
+                    match generator.check_clock(&mut BackendClock::new(), max_jump_nanos()) {
+                        Ok(()) => {
+                            shared.recorder.store(backend_pid(), Ordering::Relaxed);
+                            Extension::Record(generator.lease_for(unit))
+                        }
+                        Err(e) => Extension::Refused(e),
+                    }
                 } else {
                     Extension::Busy
                 }
@@ -398,6 +460,16 @@ impl<G: SlotGenerator> Generator<G> {
             match found {
                 Extension::Record(mark) => break Some(mark),
                 Extension::Covered => break None,
+                Extension::Refused(e) => {
+                    if slept {
+                        // SAFETY: leaves the condition variable's wait list.
+                        unsafe { pg_sys::ConditionVariableCancelSleep() };
+                    }
+                    if must {
+                        crate::errors::raise(e);
+                    }
+                    return;
+                }
                 Extension::Busy if !must => break None,
                 Extension::Busy => {
                     // SAFETY: an initialised condition variable; the first
@@ -448,6 +520,9 @@ impl<G: SlotGenerator> SharedState for Generator<G> {
             let floor = Marks::lock(self.format)
                 .and_then(|marks| marks.global())
                 .unwrap_or_else(|e| marks_failed(self.format, e));
+            // The reference for clock steps is taken at the first mark
+            // (README "Restarts, crashes and the clock"): a clock set right
+            // after the server started, before any ID, is not refused.
             let generator = MarkedGenerator::above(SHARED_SLOT.0, SHARED_SLOT.1, floor).or_raise();
             // SAFETY: the caller reserved this memory for this generator.
             unsafe {
@@ -511,6 +586,20 @@ impl<G: SlotGenerator> ServerGenerator for Generator<G> {
         });
         if let Err(e) = learned {
             marks_failed(self.format, e);
+        }
+    }
+
+    fn forget_clock(&self) {
+        match self.shared() {
+            Some(shared) => shared.generator.lock().forget_clock(),
+            // Per backend the server's reference is in the marks file.
+            None => {
+                let forgotten = Marks::lock(self.format)
+                    .and_then(|marks| marks.set_clock_reference(ClockReference::NONE));
+                if let Err(e) = forgotten {
+                    marks_failed(self.format, e);
+                }
+            }
         }
     }
 
@@ -601,4 +690,19 @@ fn abandon_recordings_at_exit() {
 #[pgrx::pg_guard]
 unsafe extern "C-unwind" fn abandon_recordings(_code: i32, _arg: pg_sys::Datum) {
     generators().iter().for_each(|g| g.abandon_recording());
+}
+
+/// A clock step confirmed (`pg_flake_set_mark` moved `format`'s mark to the
+/// clock's time deliberately): its generator takes the clock as it is from
+/// the next mark on (README "Restarts, crashes and the clock"). Whether
+/// `format` has a generator.
+// Called by pg_flake_set_mark (issue 22, built separately): drop the allow
+// once it is merged.
+#[allow(dead_code)]
+pub fn forget_clock(format: &str) -> bool {
+    generators()
+        .iter()
+        .find(|g| g.format() == format)
+        .map(|g| g.forget_clock())
+        .is_some()
 }

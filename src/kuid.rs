@@ -121,7 +121,11 @@ fn define_settings() {
         &KUID_INTERVAL,
         kuid_core::MIN_INTERVAL as i32,
         kuid_core::MAX_INTERVAL as i32,
-        GucContext::Userset,
+        // Superuser-only: the interval moves the boundary between time and
+        // node bits, so kuid96 values generated under two intervals can
+        // collide in one table (README "Settings"); the functions take an
+        // explicit interval argument for every role.
+        GucContext::Suset,
         GucFlags::default(),
     );
 }

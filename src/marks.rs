@@ -13,8 +13,9 @@
 //! | 16 | the run: the postmaster's start time |
 //! | 24 | the global mark: no unit above it has been used, in any run |
 //! | 32 | the run floor: the global mark when this run began |
-//! | 40 | the lineage: how many nodes follow (u32, at most 5) |
-//! | 44 | the lineage nodes (u32 each), least recently seen first ([`Marks::nodes`]) |
+//! | 40 | per-backend mode: the run's clock reference (see `RUN_CLOCK`) |
+//! | 48 | the lineage: how many nodes follow (u32, at most 3) |
+//! | 52 | the lineage nodes (u32 each), least recently seen first ([`Marks::nodes`]) |
 //! | 64 + 16·slot | per-backend mode: a unit, then the pid of the backend holding the slot (0: it left cleanly); the unit, while it holds the slot, is the highest it may use (its mark), once it left cleanly the last it used |
 //!
 //! Every access holds `flock` on the file (a generating backend waits for
@@ -34,6 +35,7 @@
 //! ahead of the clock.
 //! Shared mode: the server-wide generator starts above the global mark.
 
+use flake_core::clock::ClockReference;
 use pgrx::pg_sys;
 use std::fs::{File, OpenOptions};
 use std::io;
@@ -46,12 +48,17 @@ const RUN_PID: u64 = 8;
 const RUN_START: u64 = 16;
 const GLOBAL_MARK: u64 = 24;
 const RUN_FLOOR: u64 = 32;
-const LINEAGE_COUNT: u64 = 40;
-const LINEAGE_NODES: u64 = 44;
+/// Per-backend mode: the run's reference for clock steps (README "Restarts,
+/// crashes and the clock"), the offset of the real-time clock from the
+/// monotonic one in nanoseconds; 0 (also in files of earlier versions) for
+/// none yet. An offset of exactly 0 would mean a boot at 1970-01-01.
+const RUN_CLOCK: u64 = 40;
+const LINEAGE_COUNT: u64 = 48;
+const LINEAGE_NODES: u64 = 52;
 /// Lineage nodes the header holds: beyond, the least recently seen goes (a
 /// node the WAL line no longer generates with cannot meet its new IDs,
 /// README "Standbys and failover").
-const LINEAGE_MAX: usize = 5;
+const LINEAGE_MAX: usize = 3;
 const SLOTS: u64 = 64;
 const SLOT_SIZE: u64 = 16;
 
@@ -223,6 +230,8 @@ impl Marks {
         let (pid, start) = run();
         if self.read(RUN_PID)? != pid || self.read(RUN_START)? != start {
             self.write(RUN_FLOOR, global)?;
+            // The monotonic clock of an earlier run may be another boot's.
+            self.write(RUN_CLOCK, 0)?;
             self.write(RUN_PID, pid)?;
             self.write(RUN_START, start)?;
             self.sync()?;
@@ -239,6 +248,20 @@ impl Marks {
             floor: run_floor.max(previous),
             mark: global,
         })
+    }
+
+    /// Per-backend mode: the run's reference for clock steps, shared by
+    /// every backend (recorded in this run: [`claim`](Self::claim) resets it
+    /// when a new run begins).
+    pub fn clock_reference(&self) -> io::Result<ClockReference> {
+        let offset = self.read(RUN_CLOCK)? as i64;
+        Ok(ClockReference::from_offset((offset != 0).then_some(offset)))
+    }
+
+    /// Per-backend mode: records the run's reference for clock steps. No
+    /// `fsync`: it matters within a run only.
+    pub fn set_clock_reference(&self, reference: ClockReference) -> io::Result<()> {
+        self.write(RUN_CLOCK, reference.offset().unwrap_or(0) as u64)
     }
 
     /// Per-backend mode: the holder of `slot` may use units up to `mark`

@@ -88,7 +88,10 @@ fn define_settings() {
             c"Snowflake epoch in milliseconds since 1970-01-01 00:00:00 UTC.",
             c"The default 1420070400000 is 2015-01-01 00:00:00 UTC, Discord's epoch.",
             &SNOWFLAKE_EPOCH,
-            GucContext::Userset,
+            // Superuser-only: IDs generated under two epochs can collide in
+            // one table (README "Settings"); the decoders take an explicit
+            // epoch argument for every role.
+            GucContext::Suset,
             GucFlags::default(),
             Some(check_epoch_setting),
             Some(assign_epoch_setting),

@@ -16,6 +16,80 @@ pub trait Clock {
     /// Called when a generator must wait for the clock to reach a later unit:
     /// wait briefly (and, in a server, let a cancel or timeout interrupt).
     fn pause(&mut self);
+    /// A clock that nobody sets, in nanoseconds from an arbitrary start
+    /// (the same for every process of one boot), or `None` where there is
+    /// none: what tells a step of the real-time clock from time passing
+    /// (see [`ClockReference`]).
+    fn monotonic_nanos(&mut self) -> Option<i64> {
+        None
+    }
+}
+
+/// How far the real-time clock may have been stepped forward: the highest
+/// offset of the real-time clock from the monotonic one seen so far.
+///
+/// Both clocks advance together while nobody sets the real-time clock (NTP
+/// slews them alike, and on Linux `CLOCK_BOOTTIME` also counts a suspend),
+/// so the offset stays put through any idle time; a step forward raises it
+/// by the step, a step back lowers it. Keeping the highest offset means that
+/// undoing a step back is not taken for a step forward. Plain data, so that
+/// in shared mode it lives in shared memory with the generator (the
+/// monotonic clock is system-wide, so readings of different processes
+/// compare).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ClockReference {
+    offset: Option<i64>,
+}
+
+impl ClockReference {
+    /// No reference yet: the first reading becomes it.
+    pub const NONE: ClockReference = ClockReference { offset: None };
+
+    /// Takes `clock`'s readings as the reference if there is none yet; with
+    /// one, checks that the real-time clock has not moved more than
+    /// `max_jump` nanoseconds further than the monotonic clock since (0: no
+    /// check) and answers how far it did if so, else keeps the higher offset.
+    /// A clock without a monotonic reading is never checked.
+    pub fn check<C: Clock>(&mut self, clock: &mut C, max_jump: i64) -> Option<i64> {
+        let real = clock.now_nanos();
+        let monotonic = clock.monotonic_nanos()?;
+        let offset = real.wrapping_sub(monotonic);
+        match self.offset {
+            Some(reference) => {
+                let jump = offset.saturating_sub(reference);
+                if max_jump > 0 && jump > max_jump {
+                    return Some(jump);
+                }
+                self.offset = Some(reference.max(offset));
+            }
+            None => self.offset = Some(offset),
+        }
+        None
+    }
+
+    /// Forgets the reference: the next reading becomes it. For a step
+    /// forward that an administrator confirmed (the mark moved to the new
+    /// time deliberately, `pg_flake_set_mark`).
+    pub fn forget(&mut self) {
+        self.offset = None;
+    }
+
+    /// Whether there is a reference.
+    pub fn is_set(&self) -> bool {
+        self.offset.is_some()
+    }
+
+    /// The reference as a number to store (per backend, in the marks file
+    /// for the whole server): the offset of the real-time clock from the
+    /// monotonic one in nanoseconds, `None` before the first reading.
+    pub fn offset(&self) -> Option<i64> {
+        self.offset
+    }
+
+    /// A reference stored with [`offset`](Self::offset).
+    pub const fn from_offset(offset: Option<i64>) -> Self {
+        ClockReference { offset }
+    }
 }
 
 /// Runs `attempt` until it produces a value, pausing `clock` between tries.
@@ -69,6 +143,9 @@ impl<C: Clock> Clock for ReadAhead<'_, C> {
     fn pause(&mut self) {
         self.clock.pause();
     }
+    fn monotonic_nanos(&mut self) -> Option<i64> {
+        self.clock.monotonic_nanos()
+    }
 }
 
 /// Reads the operating system's real-time clock; pauses sleep briefly.
@@ -100,6 +177,38 @@ pub fn system_now_nanos() -> i64 {
         .wrapping_add(ts.tv_nsec as i64)
 }
 
+/// The monotonic clock in nanoseconds: on Linux `CLOCK_BOOTTIME`, which
+/// also counts time spent suspended (a resumed laptop or VM is not a step
+/// of the real-time clock), elsewhere on Unix `CLOCK_MONOTONIC`; both are
+/// one clock for every process of one boot. `None` where there is none.
+#[cfg(unix)]
+pub fn system_monotonic_nanos() -> Option<i64> {
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    const CLOCK: libc::clockid_t = libc::CLOCK_BOOTTIME;
+    #[cfg(not(any(target_os = "linux", target_os = "android")))]
+    const CLOCK: libc::clockid_t = libc::CLOCK_MONOTONIC;
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: ts is a valid timespec; a clock the system lacks makes the
+    // call fail, answered by None.
+    if unsafe { libc::clock_gettime(CLOCK, &mut ts) } != 0 {
+        return None;
+    }
+    #[allow(clippy::unnecessary_cast)]
+    Some(
+        (ts.tv_sec as i64)
+            .wrapping_mul(1_000_000_000)
+            .wrapping_add(ts.tv_nsec as i64),
+    )
+}
+
+#[cfg(not(unix))]
+pub fn system_monotonic_nanos() -> Option<i64> {
+    None
+}
+
 #[cfg(not(unix))]
 pub fn system_now_nanos() -> i64 {
     match SystemTime::now().duration_since(UNIX_EPOCH) {
@@ -115,16 +224,23 @@ impl Clock for SystemClock {
     fn pause(&mut self) {
         std::thread::sleep(PAUSE);
     }
+    fn monotonic_nanos(&mut self) -> Option<i64> {
+        system_monotonic_nanos()
+    }
 }
 
 /// A clock for tests: returns scripted readings in order, then keeps returning
 /// `now`; every pause is counted and moves `now` forward by `pause_step`.
+/// Its monotonic clock reads `now - stepped`: changes of `now` are time
+/// passing, [`ScriptedClock::step`] is someone setting the clock.
 #[derive(Debug, Clone)]
 pub struct ScriptedClock {
     pub now: i64,
     pub pause_step: i64,
     pub pauses: u64,
     pub readings: VecDeque<i64>,
+    /// How far the real-time clock was stepped in all (forward positive).
+    pub stepped: i64,
 }
 
 impl ScriptedClock {
@@ -135,7 +251,15 @@ impl ScriptedClock {
             pause_step,
             pauses: 0,
             readings: VecDeque::new(),
+            stepped: 0,
         }
+    }
+
+    /// Sets the real-time clock `by` nanoseconds ahead (back if negative),
+    /// the monotonic clock untouched.
+    pub fn step(&mut self, by: i64) {
+        self.now += by;
+        self.stepped += by;
     }
 
     /// Queue readings to be returned (in order) before falling back to `now`.
@@ -156,6 +280,9 @@ impl Clock for ScriptedClock {
     }
     fn pause(&mut self) {
         self.pauses += 1;
-        self.now += self.pause_step;
+        self.now = self.now.saturating_add(self.pause_step);
+    }
+    fn monotonic_nanos(&mut self) -> Option<i64> {
+        Some(self.now - self.stepped)
     }
 }

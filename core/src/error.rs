@@ -80,6 +80,15 @@ pub enum Error {
         lead_nanos: i64,
         max_lead_nanos: i64,
     },
+    /// The real-time clock moved further ahead than the monotonic clock
+    /// since the generator's last mark, by more than allowed: someone set it
+    /// forward (README "Restarts, crashes and the clock"). Recording a mark
+    /// that far ahead would stop generation once the clock is right again.
+    ClockJumped {
+        type_name: &'static str,
+        jump_nanos: i64,
+        max_jump_nanos: i64,
+    },
     /// The server cannot generate this format now (a node number that does
     /// not fit the format's field, a standby without a node of its own, …).
     NotReady { message: String, hint: String },
@@ -95,7 +104,9 @@ impl Error {
             }
             Error::TimeOutOfRange { .. } => ErrorKind::DatetimeOverflow,
             Error::InvalidParameter { .. } => ErrorKind::InvalidParameter,
-            Error::ClockBehind { .. } | Error::NotReady { .. } => ErrorKind::NotReady,
+            Error::ClockBehind { .. } | Error::ClockJumped { .. } | Error::NotReady { .. } => {
+                ErrorKind::NotReady
+            }
         }
     }
 
@@ -107,6 +118,10 @@ impl Error {
             Error::ClockBehind { max_lead_nanos, .. } => Some(format!(
                 "IDs may run at most {} ahead of the clock.",
                 seconds(*max_lead_nanos)
+            )),
+            Error::ClockJumped { max_jump_nanos, .. } => Some(format!(
+                "The clock may be set at most {} ahead at once; the mark stayed where it was.",
+                seconds(*max_jump_nanos)
             )),
             _ => None,
         }
@@ -214,6 +229,15 @@ impl fmt::Display for Error {
                 f,
                 "{type_name} generation stopped: the clock is {} behind the last {type_name} IDs issued",
                 seconds(*lead_nanos)
+            ),
+            Error::ClockJumped {
+                type_name,
+                jump_nanos,
+                ..
+            } => write!(
+                f,
+                "{type_name} generation stopped: the clock jumped {} ahead since the last {type_name} mark",
+                seconds(*jump_nanos)
             ),
             Error::NotReady { message, .. } => f.write_str(message),
         }

@@ -10,7 +10,8 @@
 //! [`MarkedGenerator`] per format lives in shared memory, behind a lock that
 //! is held for one step of the format's sequencer, never while waiting.
 
-use crate::error::Result;
+use crate::clock::{Clock, ClockReference};
+use crate::error::{Error, Result};
 use crate::sequencer::{Limits, SequencerState, Step};
 use crate::slot::SlotAssignment;
 
@@ -26,6 +27,9 @@ pub struct SequencerRow {
 /// A coordination-based generator: made for one slot, counting with one
 /// sequencer (SIQ: one per kind), in the format's time units.
 pub trait SlotGenerator: Copy {
+    /// The format's name, for errors.
+    fn name() -> &'static str;
+
     /// The generator of slot `slot` of `nslots` (22023 if the slots do not
     /// fit the format) that never uses `floor` or a unit below it.
     fn for_slot(slot: u32, nslots: u32, floor: u64) -> Result<Self>;
@@ -47,10 +51,32 @@ pub trait SlotGenerator: Copy {
     /// Its sequencers that exist so far.
     fn sequencers(&self) -> Vec<SequencerRow>;
 
-    /// The unit that contains the instant `nanos` after the start of `unit`.
+    /// The unit that contains the instant `nanos` after the start of `unit`,
+    /// saturated at the format's last unit: a mark never names a unit
+    /// beyond the format's range, where the next unit would wrap (README
+    /// "Restarts, crashes and the clock"). A `unit` beyond the range itself
+    /// (a mark from elsewhere) is answered unchanged.
     fn unit_after(unit: u64, nanos: i64) -> u64 {
-        let at = Self::start_of(unit) + nanos as i128;
-        Self::unit_at(at.clamp(0, i64::MAX as i128) as i64).unwrap_or(u64::MAX)
+        let from = Self::start_of(unit).clamp(0, i64::MAX as i128) as i64;
+        let at = (from as i128 + nanos as i128).clamp(0, i64::MAX as i128) as i64;
+        if let Ok(after) = Self::unit_at(at) {
+            return after.max(unit);
+        }
+        if Self::unit_at(from).is_err() {
+            return unit;
+        }
+        // The last reading in range, between `from` (in range) and `at`
+        // (beyond): the range ends once, so a bisection finds it.
+        let (mut inside, mut beyond) = (from, at);
+        while beyond - inside > 1 {
+            let middle = inside + (beyond - inside) / 2;
+            if Self::unit_at(middle).is_ok() {
+                inside = middle;
+            } else {
+                beyond = middle;
+            }
+        }
+        Self::unit_at(inside).map_or(unit, |last| last.max(unit))
     }
 }
 
@@ -63,6 +89,10 @@ pub trait SlotGenerator: Copy {
 macro_rules! single_sequencer {
     ($generator:ty => $rule:expr, $timeline:expr) => {
         impl $crate::generator::SlotGenerator for $generator {
+            fn name() -> &'static str {
+                $crate::sequencer::Timeline::name(&$timeline)
+            }
+
             fn for_slot(slot: u32, nslots: u32, floor: u64) -> $crate::Result<Self> {
                 Ok(<$generator>::new($rule.assign(slot, nslots)?, floor))
             }
@@ -120,6 +150,9 @@ pub const LEASE_NANOS: i64 = 1_000_000_000;
 pub struct MarkedGenerator<G> {
     generator: G,
     mark: u64,
+    /// Tells a step of the real-time clock from time passing, before a mark
+    /// is recorded ([`MarkedGenerator::check_clock`]).
+    clock: ClockReference,
 }
 
 impl<G: SlotGenerator> MarkedGenerator<G> {
@@ -130,7 +163,44 @@ impl<G: SlotGenerator> MarkedGenerator<G> {
         Ok(MarkedGenerator {
             generator: G::for_slot(slot, nslots, floor)?,
             mark: floor,
+            clock: ClockReference::NONE,
         })
+    }
+
+    /// To be called before a higher mark is recorded (and once where a run
+    /// begins, to take the reference then): an error (55000) if the
+    /// real-time clock moved more than `max_jump` nanoseconds further than
+    /// the monotonic clock since the reference was taken (0: no check), so
+    /// that a clock set years ahead does not carry the mark with it (README
+    /// "Restarts, crashes and the clock"). Without a reference (the first
+    /// call of a run) the clock is taken as it is. Changes nothing but the
+    /// reference.
+    pub fn check_clock<C: Clock>(&mut self, clock: &mut C, max_jump: i64) -> Result<()> {
+        match self.clock.check(clock, max_jump) {
+            None => Ok(()),
+            Some(jump_nanos) => Err(Error::ClockJumped {
+                type_name: G::name(),
+                jump_nanos,
+                max_jump_nanos: max_jump,
+            }),
+        }
+    }
+
+    /// The reference [`check_clock`](Self::check_clock) compares with.
+    pub fn clock_reference(&self) -> ClockReference {
+        self.clock
+    }
+
+    /// Replaces the reference: per backend, with the server's, kept in the
+    /// marks file, so that every backend compares with the same one.
+    pub fn set_clock_reference(&mut self, reference: ClockReference) {
+        self.clock = reference;
+    }
+
+    /// Takes the clock as it is from now on: after an administrator moved
+    /// the mark to the clock's new time deliberately (`pg_flake_set_mark`).
+    pub fn forget_clock(&mut self) {
+        self.clock.forget();
     }
 
     /// One attempt, meant to run under the lock: one step of `step` (a

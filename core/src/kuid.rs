@@ -463,13 +463,15 @@ impl Timeline for KuidTimeline {
         secs * 1_000_000_000 + units * (UNIT_MICROS as i128) * 1000
     }
     fn after(&self, unit: u64) -> Result<u64> {
+        // Checked: the last u64 units must not wrap to unit 0.
         let next = if unit % 1024 >= LAST_UNIT_OF_A_SECOND {
-            (unit / 1024 + 1) * 1024
+            (unit / 1024 + 1).checked_mul(1024)
         } else {
-            unit + 1
-        };
-        self.unit_at(self.start_of(next).min(i64::MAX as i128) as i64)
-            .map(|_| next)
+            unit.checked_add(1)
+        }
+        .ok_or_else(|| self.end())?;
+        let start = i64::try_from(self.start_of(next)).map_err(|_| self.end())?;
+        self.unit_at(start).map(|_| next)
     }
 }
 

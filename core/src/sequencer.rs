@@ -29,11 +29,26 @@ pub trait Timeline {
     /// The first nanosecond of `unit` since the Unix epoch.
     fn start_of(&self, unit: u64) -> i128;
     /// The unit after `unit` in logical time: the next one that stands for a
-    /// time, or an error beyond the format's range.
+    /// time, or an error (22008) beyond the format's range — also for the
+    /// last `u64`, which must not wrap to unit 0.
     fn after(&self, unit: u64) -> Result<u64> {
-        let next = unit + 1;
-        self.unit_at(i64::try_from(self.start_of(next)).unwrap_or(i64::MAX))
-            .map(|_| next)
+        let next = unit.checked_add(1).ok_or_else(|| self.end())?;
+        // A unit starting beyond the clock's range is beyond what any clock
+        // reading reaches: refused rather than taken for the clock's end
+        // (SIQ's 56-bit ticks would overflow).
+        let start = i64::try_from(self.start_of(next)).map_err(|_| self.end())?;
+        self.unit_at(start).map(|_| next)
+    }
+    /// The error for a unit beyond the format's range, or beyond the
+    /// clock's (22008).
+    fn end(&self) -> Error {
+        match self.unit_at(i64::MAX) {
+            Err(e) => e,
+            Ok(_) => Error::TimeOutOfRange {
+                type_name: self.name(),
+                range: "up to 2262-04-11 23:47:16.854775807+00, the end of the clock's range",
+            },
+        }
     }
 }
 

@@ -683,6 +683,10 @@ impl SiqGenerator {
 }
 
 impl SlotGenerator for SiqGenerator {
+    fn name() -> &'static str {
+        TYPE_NAME
+    }
+
     fn for_slot(slot: u32, nslots: u32, floor: u64) -> Result<Self> {
         SiqGenerator::new(slot, nslots, floor)
     }

@@ -32,13 +32,16 @@ const KEY: &str = "k7fBDJcQam02hsByaOWPeP2CqeDeGXvrPUkEAQBtAFc=";
 
 /// The settings only a superuser may set (README, Settings). A change here
 /// is a change of the security model: update the README with it.
-const SUPERUSER_ONLY: [&str; 7] = [
+const SUPERUSER_ONLY: [&str; 10] = [
+    "pg_flake.kuid_interval",
     "pg_flake.kuid_node",
+    "pg_flake.max_clock_jump",
     "pg_flake.max_clock_lag",
     "pg_flake.node",
     "pg_flake.public_id_key",
     "pg_flake.siq_node",
     "pg_flake.sno_node",
+    "pg_flake.snowflake_epoch",
     "pg_flake.snowflake_worker",
 ];
 

@@ -137,14 +137,15 @@ RESET pg_flake.snowflake_epoch;
 -- The last millisecond before 2^41 ms after the epoch is accepted.
 SELECT snowflake_from_time('2084-09-06 15:47:35.551+00');
 
--- pg_flake.snowflake_worker is superuser-only; pg_flake.snowflake_epoch is not.
+-- pg_flake.snowflake_worker and pg_flake.snowflake_epoch are superuser-only (IDs made
+-- under two epochs can collide in one table); the decoders with an explicit epoch work.
 CREATE ROLE snowflake_regress_user;
 SET ROLE snowflake_regress_user;
 SET pg_flake.snowflake_worker = 9;
 SELECT pg_temp.sqlstate_of($$SET pg_flake.snowflake_worker = 9$$) AS snowflake_worker_as_user;
 SET pg_flake.snowflake_epoch = 1735686000000;
-SELECT * FROM snowflake_parts(101980307980701696);
+SELECT pg_temp.sqlstate_of($$SET pg_flake.snowflake_epoch = 1735686000000$$) AS snowflake_epoch_as_user;
+SELECT * FROM snowflake_parts(101980307980701696, 1735686000000);
 SELECT worker FROM snowflake_parts(snowflake_generate());
-RESET pg_flake.snowflake_epoch;
 RESET ROLE;
 DROP ROLE snowflake_regress_user;
