@@ -144,6 +144,11 @@ def test_a_missing_synchronous_standby_holds_marks_cancellably(servers):
             assert isinstance(s.outcome, error), (end, s.outcome)
         for s in sessions:
             s.close()
+        # None left waiting (a terminated backend may take a moment to
+        # leave pg_stat_activity after its client saw the FATAL).
+        deadline = time.time() + 2
+        while waiting_pids(primary) and time.time() < deadline:
+            time.sleep(0.05)
         assert not waiting_pids(primary)
         assert sno_marks(primary) == before
 
