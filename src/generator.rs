@@ -16,11 +16,11 @@
 
 use crate::clock::BackendClock;
 use crate::errors::OrRaise;
-use crate::marks::Marks;
+use crate::marks::{Marks, MarksError};
 use crate::shared_memory::{self, SharedState};
 use crate::spinlock::SpinLocked;
 use crate::wal;
-use flake_core::clock::{Clock, ClockReference, ReadAhead};
+use flake_core::clock::{Clock, ReadAhead};
 use flake_core::generator::{MarkedGenerator, SequencerRow, SlotGenerator, SHARED_SLOT};
 use flake_core::sequencer::{Limits, Step};
 use pgrx::guc::{GucContext, GucFlags, GucRegistry, GucSetting};
@@ -136,14 +136,13 @@ pub trait ServerGenerator: SharedState {
     fn abandon_recording(&self);
     /// Its rows of `pg_flake_generator_state()`: none until it has been used.
     fn state_rows(&self) -> Vec<StateRow>;
-    /// Takes the clock as it is from the next mark on, for the whole
-    /// server (per backend: in the marks file): for `pg_flake_set_mark`,
-    /// after an administrator moved the mark to the clock's new time
-    /// deliberately (README "Restarts, crashes and the clock").
-    // Called by pg_flake_set_mark (issue 22, built separately): drop the
-    // allow once it is merged.
-    #[allow(dead_code)]
-    fn forget_clock(&self);
+    /// `pg_flake_set_mark`: the format's mark becomes the unit that holds
+    /// `unix_nanos`, deliberately, up or down (README "Restarts, crashes and
+    /// the clock"): a new marks file, the server's generator (this
+    /// backend's, per backend) starting above it, the clock taken as it is
+    /// from the next mark on. Returns the previous mark, where it could be
+    /// read, and the new one with the start of its unit (Unix ns).
+    fn set_mark(&self, unix_nanos: i64) -> (Option<u64>, u64, i128);
 }
 
 /// A backend's own generator: its slot and the generator with its mark.
@@ -267,6 +266,23 @@ fn record_mark(format: &'static str, slot: Option<u32>, mark: u64) -> u64 {
 /// duplicate (README "Restarts, crashes and the clock").
 pub fn marks_failed(format: &str, error: std::io::Error) -> ! {
     use pgrx::PgSqlErrorCode::*;
+    if let Some(damage) = MarksError::of(&error) {
+        // Damaged or missing (README "Restarts, crashes and the clock"):
+        // no mark to trust, so none of the format's IDs until an operator
+        // says where its IDs end.
+        pgrx::pg_sys::panic::ErrorReport::new(
+            ERRCODE_DATA_CORRUPTED,
+            format!("cannot generate {format} IDs: {damage}"),
+            "pg_flake",
+        )
+        .set_hint(format!(
+            "Restore the file from a backup of this data directory taken with the server stopped, or set the mark deliberately: \
+             find the time of the highest {format} ID stored (e.g. SELECT max({format}_timestamp(id)) FROM your tables) and, as a superuser, \
+             SELECT pg_flake_set_mark('{format}', that time) (README \"Restarts, crashes and the clock\")."
+        ))
+        .report(pgrx::PgLogLevel::ERROR);
+        unreachable!("ERROR does not return")
+    }
     let code = match error.kind() {
         std::io::ErrorKind::PermissionDenied => ERRCODE_INSUFFICIENT_PRIVILEGE,
         std::io::ErrorKind::NotFound => ERRCODE_UNDEFINED_FILE,
@@ -395,7 +411,7 @@ impl<G: SlotGenerator> Generator<G> {
     fn extend_local(&self, local: &mut Local<G>, unit: u64, must: bool) {
         // The reference is the server's, in the marks file (this run's), so
         // that a backend that starts after a step sees it too.
-        let checked = Marks::lock(self.format).and_then(|marks| {
+        let checked = Marks::lock_interruptible(self.format).and_then(|marks| {
             let reference = marks.clock_reference()?;
             local.generator.set_clock_reference(reference);
             let checked = local
@@ -515,11 +531,21 @@ impl<G: SlotGenerator> SharedState for Generator<G> {
         let state = at.cast::<ServerState<G>>();
         if fresh {
             // Above everything the server's previous runs used (README
-            // "Guarantees"); a mark that cannot be read stops the server
-            // rather than risk a duplicate.
-            let floor = Marks::lock(self.format)
-                .and_then(|marks| marks.global())
-                .unwrap_or_else(|e| marks_failed(self.format, e));
+            // "Guarantees"). A mark that cannot be read does not stop the
+            // server (an operator must be able to connect and set it): the
+            // generator starts with none, and its first ID needs one, which
+            // recording reads from the file again and refuses until the
+            // file is sound (README "Restarts, crashes and the clock").
+            let floor = match Marks::lock(self.format).and_then(|marks| marks.global()) {
+                Ok(floor) => floor,
+                Err(e) => {
+                    pgrx::warning!(
+                        "pg_flake: {e}; no {} ID is issued until it is mended",
+                        self.format
+                    );
+                    0
+                }
+            };
             // The reference for clock steps is taken at the first mark
             // (README "Restarts, crashes and the clock"): a clock set right
             // after the server started, before any ID, is not refused.
@@ -577,7 +603,7 @@ impl<G: SlotGenerator> ServerGenerator for Generator<G> {
         if let Some(shared) = self.shared() {
             shared.generator.lock().learn(mark);
         }
-        let learned = Marks::lock(self.format).and_then(|marks| {
+        let learned = Marks::recover(self.format, mark).and_then(|marks| {
             marks.extend(mark)?;
             match node {
                 Some(node) => crate::lineage::replayed(&marks, self.format, node),
@@ -589,18 +615,32 @@ impl<G: SlotGenerator> ServerGenerator for Generator<G> {
         }
     }
 
-    fn forget_clock(&self) {
-        match self.shared() {
-            Some(shared) => shared.generator.lock().forget_clock(),
-            // Per backend the server's reference is in the marks file.
-            None => {
-                let forgotten = Marks::lock(self.format)
-                    .and_then(|marks| marks.set_clock_reference(ClockReference::NONE));
-                if let Err(e) = forgotten {
-                    marks_failed(self.format, e);
-                }
-            }
+    fn set_mark(&self, unix_nanos: i64) -> (Option<u64>, u64, i128) {
+        let unit = G::unit_at(unix_nanos).or_raise();
+        let previous = Marks::lock_interruptible(self.format).ok();
+        let old = previous.as_ref().and_then(|m| m.global().ok());
+        let nodes = previous
+            .as_ref()
+            .and_then(|m| m.nodes().ok())
+            .unwrap_or_default();
+        // Held while the file is replaced: no mark is recorded meanwhile.
+        let replaced = Marks::replace(self.format, unit, nodes);
+        drop(previous);
+        if let Err(e) = replaced {
+            marks_failed(self.format, e);
         }
+        match self.shared() {
+            Some(shared) => {
+                let generator =
+                    MarkedGenerator::above(SHARED_SLOT.0, SHARED_SLOT.1, unit).or_raise();
+                *shared.generator.lock() = generator;
+            }
+            // This backend claims its slot again, above the new mark; other
+            // backends keep theirs until they end.
+            None => self.local.set(None),
+        }
+        wal::log_mark(self.format, unit, crate::node::announced(self.format));
+        (old, unit, G::start_of(unit))
     }
 
     fn state_rows(&self) -> Vec<StateRow> {
@@ -692,17 +732,13 @@ unsafe extern "C-unwind" fn abandon_recordings(_code: i32, _arg: pg_sys::Datum) 
     generators().iter().for_each(|g| g.abandon_recording());
 }
 
-/// A clock step confirmed (`pg_flake_set_mark` moved `format`'s mark to the
-/// clock's time deliberately): its generator takes the clock as it is from
-/// the next mark on (README "Restarts, crashes and the clock"). Whether
-/// `format` has a generator.
-// Called by pg_flake_set_mark (issue 22, built separately): drop the allow
-// once it is merged.
-#[allow(dead_code)]
-pub fn forget_clock(format: &str) -> bool {
+/// `pg_flake_set_mark` of `format` (a coordination-based format), at the
+/// unit that holds `unix_nanos`: the previous mark (if readable), the new
+/// one and its unit's start (Unix ns); None for a format without a
+/// generator.
+pub fn set_mark(format: &str, unix_nanos: i64) -> Option<(Option<u64>, u64, i128)> {
     generators()
         .iter()
         .find(|g| g.format() == format)
-        .map(|g| g.forget_clock())
-        .is_some()
+        .map(|g| g.set_mark(unix_nanos))
 }

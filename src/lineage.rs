@@ -86,7 +86,7 @@ impl Lineage {
 /// The lineage of `format`, as a server in recovery checks it before every
 /// ID (redo adds nodes at any time).
 pub fn read(format: &str) -> io::Result<Lineage> {
-    let marks = Marks::lock(format)?;
+    let marks = Marks::lock_interruptible(format)?;
     Ok(Lineage {
         nodes: marks.nodes()?,
         own: own_nodes(format)?,
@@ -101,7 +101,7 @@ pub fn read(format: &str) -> io::Result<Lineage> {
 /// know the node: README "Standbys and failover" says to give each server
 /// its own).
 pub fn adopt(format: &str, node: u32) -> io::Result<()> {
-    let marks = Marks::lock(format)?;
+    let marks = Marks::lock_interruptible(format)?;
     let mut own = own_nodes(format)?;
     if !own.contains(&node) {
         own.push(node);
@@ -122,7 +122,7 @@ const OWN_ROOM: usize = 3;
 /// written replays the record), then in the WAL with the mark as it is.
 pub fn announce(format: &str, node: u32) -> io::Result<()> {
     let global = {
-        let marks = Marks::lock(format)?;
+        let marks = Marks::lock_interruptible(format)?;
         marks.add_node(node)?;
         marks.global()?
     };

@@ -4,24 +4,27 @@
 //! such a unit again.
 //!
 //! One file per format, `pg_flake/<format>.marks` under the data directory
-//! (a backend's working directory), all numbers little-endian:
+//! (a backend's working directory): two checksummed copies of its header
+//! (`flake_core::marks_file`: the global mark, the run, the lineage nodes),
+//! then, from byte 512, the per-backend slots: per slot a unit, then the
+//! pid of the backend holding it (0: it left cleanly); the unit, while it
+//! holds the slot, is the highest it may use (its mark), once it left
+//! cleanly the last it used. `pg_flake/formats` lists the formats whose
+//! marks files exist, so that a missing one is noticed.
 //!
-//! | offset | field |
-//! |---|---|
-//! | 0 | magic `PGFLAKE1` |
-//! | 8 | the run: the postmaster's pid |
-//! | 16 | the run: the postmaster's start time |
-//! | 24 | the global mark: no unit above it has been used, in any run |
-//! | 32 | the run floor: the global mark when this run began |
-//! | 40 | per-backend mode: the run's clock reference (see `RUN_CLOCK`) |
-//! | 48 | the lineage: how many nodes follow (u32, at most 3) |
-//! | 52 | the lineage nodes (u32 each), least recently seen first ([`Marks::nodes`]) |
-//! | 64 + 16·slot | per-backend mode: a unit, then the pid of the backend holding the slot (0: it left cleanly); the unit, while it holds the slot, is the highest it may use (its mark), once it left cleanly the last it used |
+//! A file is never trusted blindly (README "Restarts, crashes and the
+//! clock"): a damaged, truncated, empty or foreign file, or a missing file
+//! of a format `pg_flake/formats` lists, yields no mark but an error
+//! ([`MarksError`]) that the generator raises (XX001) until an operator
+//! sets the mark deliberately (`pg_flake_set_mark`), or until replay of the
+//! WAL recovers it ([`Marks::recover`]). Every header write goes to the copy
+//! that does not hold the current header and is `fsync`'d (unless
+//! `fsync = off`); a failed `fsync` is a PANIC, as PostgreSQL treats its own
+//! files: the unsynced value is never used.
 //!
 //! Every access holds `flock` on the file (a generating backend waits for
-//! it cancellably, [`Marks::lock_interruptible`]); a global mark is made durable
-//! (`fsync`, unless `fsync = off`) before any unit above the previous one is
-//! used. Nothing here raises an ERROR while the lock is held: errors come
+//! it cancellably, [`Marks::lock_interruptible`]); a global mark is made
+//! durable before any unit above the previous one is used. Nothing here raises an ERROR while the lock is held: errors come
 //! back as `io::Error`, and the lock goes with the file.
 //!
 //! Per-backend mode (README "Guarantees"): a backend's generator starts
@@ -36,35 +39,61 @@
 //! Shared mode: the server-wide generator starts above the global mark.
 
 use flake_core::clock::ClockReference;
+use flake_core::marks_file::{self, Damage, Decoded, Header, COPY_SIZE, SLOTS_OFFSET};
 use pgrx::pg_sys;
+use std::cell::{Cell, RefCell};
 use std::fs::{File, OpenOptions};
-use std::io;
+use std::io::{self, Write};
 use std::os::unix::fs::{FileExt, OpenOptionsExt};
 use std::os::unix::io::AsRawFd;
 
 const DIRECTORY: &str = "pg_flake";
-const MAGIC: &[u8; 8] = b"PGFLAKE1";
-const RUN_PID: u64 = 8;
-const RUN_START: u64 = 16;
-const GLOBAL_MARK: u64 = 24;
-const RUN_FLOOR: u64 = 32;
-/// Per-backend mode: the run's reference for clock steps (README "Restarts,
-/// crashes and the clock"), the offset of the real-time clock from the
-/// monotonic one in nanoseconds; 0 (also in files of earlier versions) for
-/// none yet. An offset of exactly 0 would mean a boot at 1970-01-01.
-const RUN_CLOCK: u64 = 40;
-const LINEAGE_COUNT: u64 = 48;
-const LINEAGE_NODES: u64 = 52;
-/// Lineage nodes the header holds: beyond, the least recently seen goes (a
-/// node the WAL line no longer generates with cannot meet its new IDs,
-/// README "Standbys and failover").
-const LINEAGE_MAX: usize = 3;
-const SLOTS: u64 = 64;
+/// The formats whose marks files exist (one name per line).
+const FORMATS_FILE: &str = "pg_flake/formats";
 const SLOT_SIZE: u64 = 16;
+
+/// Why a format's marks cannot be used: the generator refuses until an
+/// operator acts (README "Restarts, crashes and the clock").
+#[derive(Debug)]
+pub enum MarksError {
+    Damaged { path: String, damage: Damage },
+    Missing { path: String },
+}
+
+impl std::fmt::Display for MarksError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MarksError::Damaged { path, damage } => {
+                write!(f, "the marks file {path} is damaged: {damage}")
+            }
+            MarksError::Missing { path } => write!(
+                f,
+                "the marks file {path} is missing, although {FORMATS_FILE} says it existed"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for MarksError {}
+
+impl MarksError {
+    fn into_io(self) -> io::Error {
+        io::Error::new(io::ErrorKind::InvalidData, self)
+    }
+
+    /// The marks error inside `error`, if it is one.
+    pub fn of(error: &io::Error) -> Option<&MarksError> {
+        error.get_ref().and_then(|e| e.downcast_ref::<MarksError>())
+    }
+}
 
 /// The marks of one format, locked for as long as it lives.
 pub struct Marks {
     file: File,
+    format: String,
+    header: RefCell<Header>,
+    /// The copy (0 or 1) that holds `header`.
+    copy: Cell<usize>,
 }
 
 /// Where a backend's generator starts, and the mark it may use up to.
@@ -75,18 +104,22 @@ pub struct Claim {
 }
 
 impl Marks {
-    /// Opens (creating it if needed) and locks the marks of `format`,
-    /// waiting for the lock as long as another process holds it. For
-    /// processes that must not be interrupted here: the postmaster, the
-    /// startup process's redo, exit callbacks.
+    /// Opens (creating it if the format never had one) and locks the marks
+    /// of `format`, waiting for the lock as long as another process holds
+    /// it. For processes that must not be interrupted here: the postmaster,
+    /// the startup process's redo, exit callbacks.
     pub fn lock(format: &str) -> io::Result<Marks> {
-        let file = open(format)?;
-        // SAFETY: flock on a descriptor we own; it is released when the
-        // file is closed.
-        if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) } != 0 {
-            return Err(io::Error::last_os_error());
+        loop {
+            let file = open(format)?;
+            // SAFETY: flock on a descriptor we own; it is released when the
+            // file is closed.
+            if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) } != 0 {
+                return Err(io::Error::last_os_error());
+            }
+            if still_current(&file, format)? {
+                return Marks::locked(file, format);
+            }
         }
-        Marks::locked(file)
     }
 
     /// As [`lock`](Self::lock), for a backend generating IDs: while another
@@ -96,11 +129,15 @@ impl Marks {
     /// uncancellably. Only before the lock is taken: an interrupt raises
     /// with nothing locked.
     pub fn lock_interruptible(format: &str) -> io::Result<Marks> {
-        let file = open(format)?;
+        let mut file = open(format)?;
         loop {
             // SAFETY: as in `lock`.
             if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0 {
-                return Marks::locked(file);
+                if still_current(&file, format)? {
+                    return Marks::locked(file, format);
+                }
+                file = open(format)?;
+                continue;
             }
             let error = io::Error::last_os_error();
             if error.kind() != io::ErrorKind::WouldBlock {
@@ -121,48 +158,115 @@ impl Marks {
         }
     }
 
-    /// The marks in `file`, locked: with its magic written if it is new.
-    fn locked(file: File) -> io::Result<Marks> {
-        let marks = Marks { file };
-        if marks.read_bytes::<8>(0)? != *MAGIC {
-            marks.file.write_all_at(MAGIC, 0)?;
-            marks.sync()?;
+    /// The marks in the locked `file`, read and checked: a header of 0.2.0
+    /// is written again in this version's layout.
+    fn locked(file: File, format: &str) -> io::Result<Marks> {
+        let mut bytes = vec![0u8; 2 * COPY_SIZE];
+        let len = read_at_most(&file, &mut bytes, 0)?;
+        bytes.truncate(len);
+        match marks_file::decode(format, &bytes) {
+            Decoded::Valid { header, copy } => Ok(Marks::new(file, format, header, copy)),
+            Decoded::Version1(header) => {
+                let marks = Marks::new(file, format, header, 1);
+                // 0.2.0's slots overlap the copies, and its run is over.
+                marks.file.set_len(SLOTS_OFFSET)?;
+                marks
+                    .file
+                    .write_all_at(&[0u8; COPY_SIZE], COPY_SIZE as u64)?;
+                marks.store()?;
+                Ok(marks)
+            }
+            Decoded::Damaged(damage) => Err(MarksError::Damaged {
+                path: path_of(format),
+                damage,
+            }
+            .into_io()),
         }
-        Ok(marks)
     }
 
-    fn read_bytes<const N: usize>(&self, at: u64) -> io::Result<[u8; N]> {
-        let mut bytes = [0u8; N];
-        let mut read = 0;
-        while read < N {
-            match self.file.read_at(&mut bytes[read..], at + read as u64)? {
-                0 => break, // past the end: zeros
-                n => read += n,
-            }
+    fn new(file: File, format: &str, header: Header, copy: usize) -> Marks {
+        Marks {
+            file,
+            format: format.to_string(),
+            header: RefCell::new(header),
+            copy: Cell::new(copy),
         }
-        Ok(bytes)
+    }
+
+    /// Replay of the WAL (crash recovery, a standby): the marks of `format`,
+    /// made again from `mark` where the file is missing or damaged — a
+    /// replayed mark record is the format's latest mark, since marks only
+    /// grow in the WAL (README "Restarts, crashes and the clock").
+    pub fn recover(format: &str, mark: u64) -> io::Result<Marks> {
+        match Marks::lock(format) {
+            Err(e) if MarksError::of(&e).is_some() => {
+                pgrx::log!(
+                    "pg_flake: {e}; it is made again from the mark {mark} replayed from the WAL"
+                );
+                Marks::replace(format, mark, Vec::new())?;
+                Marks::lock(format)
+            }
+            done => done,
+        }
+    }
+
+    /// Writes a new marks file for `format` whose global mark and run floor
+    /// are `mark`, with `nodes` as its lineage, in place of whatever is
+    /// there: for an operator's deliberate `pg_flake_set_mark` and for
+    /// recovery from the WAL.
+    pub fn replace(format: &str, mark: u64, nodes: Vec<u32>) -> io::Result<()> {
+        let header = Header {
+            sequence: 1,
+            global_mark: mark,
+            run_floor: mark,
+            nodes,
+            ..Header::default()
+        };
+        create_file(format, &header)?;
+        list_format(format)
     }
 
     fn read(&self, at: u64) -> io::Result<u64> {
-        self.read_bytes::<8>(at).map(u64::from_le_bytes)
+        let mut bytes = [0u8; 8];
+        // Past the end: zeros (a slot not used in this run).
+        read_at_most(&self.file, &mut bytes, at)?;
+        Ok(u64::from_le_bytes(bytes))
     }
 
     fn write(&self, at: u64, value: u64) -> io::Result<()> {
         self.file.write_all_at(&value.to_le_bytes(), at)
     }
 
-    /// `fsync` of the file, unless the server runs with `fsync = off`.
-    fn sync(&self) -> io::Result<()> {
+    /// Writes the header to the copy that does not hold the current one,
+    /// durably: a write torn by a crash leaves the current one whole.
+    fn store(&self) -> io::Result<()> {
+        let copy = marks_file::next_copy(self.copy.get());
+        let encoded = {
+            let mut header = self.header.borrow_mut();
+            header.sequence += 1;
+            marks_file::encode(&self.format, &header)
+        };
+        self.file
+            .write_all_at(&encoded, (copy * COPY_SIZE) as u64)?;
+        self.sync();
+        self.copy.set(copy);
+        Ok(())
+    }
+
+    /// `fsync` of the file, unless the server runs with `fsync = off`; a
+    /// failure is a PANIC ([`fsync_failed`]).
+    fn sync(&self) {
         // SAFETY: a plain global of the server's configuration.
         if unsafe { pg_sys::enableFsync } {
-            self.file.sync_data()?;
+            if let Err(e) = self.file.sync_data() {
+                fsync_failed(&path_of(&self.format), e);
+            }
         }
-        Ok(())
     }
 
     /// The global mark.
     pub fn global(&self) -> io::Result<u64> {
-        self.read(GLOBAL_MARK)
+        Ok(self.header.borrow().global_mark)
     }
 
     /// Records that units up to `mark` may be used, durably. Returns the
@@ -172,8 +276,8 @@ impl Marks {
         if mark <= global {
             return Ok(global);
         }
-        self.write(GLOBAL_MARK, mark)?;
-        self.sync()?;
+        self.header.borrow_mut().global_mark = mark;
+        self.store()?;
         Ok(mark)
     }
 
@@ -181,8 +285,8 @@ impl Marks {
     /// so the next start need not begin above the lease.
     pub fn shrink_to(&self, last: u64) -> io::Result<()> {
         if last < self.global()? {
-            self.write(GLOBAL_MARK, last)?;
-            self.sync()?;
+            self.header.borrow_mut().global_mark = last;
+            self.store()?;
         }
         Ok(())
     }
@@ -193,14 +297,7 @@ impl Marks {
     /// and the nodes a standby generated with itself; least recently seen
     /// first.
     pub fn nodes(&self) -> io::Result<Vec<u32>> {
-        let count =
-            (u32::from_le_bytes(self.read_bytes::<4>(LINEAGE_COUNT)?) as usize).min(LINEAGE_MAX);
-        let bytes = self.read_bytes::<{ 4 * LINEAGE_MAX }>(LINEAGE_NODES)?;
-        Ok(bytes
-            .chunks_exact(4)
-            .take(count)
-            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-            .collect())
+        Ok(self.header.borrow().nodes.clone())
     }
 
     /// Adds `node` to the lineage nodes as the most recent, durably; when
@@ -208,35 +305,40 @@ impl Marks {
     /// mark record its primary writes, moves to the end, so the one it
     /// generates with stays). Returns whether it was not there yet.
     pub fn add_node(&self, node: u32) -> io::Result<bool> {
-        let mut nodes = self.nodes()?;
-        let (changed, new) = flake_core::lineage::add(&mut nodes, node, LINEAGE_MAX);
-        if !changed {
-            return Ok(false);
+        let (changed, new) = {
+            let mut header = self.header.borrow_mut();
+            flake_core::lineage::add(&mut header.nodes, node, marks_file::LINEAGE_MAX)
+        };
+        if changed {
+            self.store()?;
         }
-        let mut bytes = [0u8; 4 + 4 * LINEAGE_MAX];
-        bytes[..4].copy_from_slice(&(nodes.len() as u32).to_le_bytes());
-        for (i, n) in nodes.iter().enumerate() {
-            bytes[4 + 4 * i..8 + 4 * i].copy_from_slice(&n.to_le_bytes());
-        }
-        self.file.write_all_at(&bytes, LINEAGE_COUNT)?;
-        self.sync()?;
         Ok(new)
     }
 
     /// Per-backend mode: a backend takes `slot`. The first backend of a new
-    /// run (a restarted server) records the run and its floor.
+    /// run (a restarted server) records the run and its floor, and drops
+    /// the previous run's slots (after a crash of the operating system their
+    /// unsynced values mean nothing; the run floor is above them).
     pub fn claim(&self, slot: u32) -> io::Result<Claim> {
         let global = self.global()?;
         let (pid, start) = run();
-        if self.read(RUN_PID)? != pid || self.read(RUN_START)? != start {
-            self.write(RUN_FLOOR, global)?;
-            // The monotonic clock of an earlier run may be another boot's.
-            self.write(RUN_CLOCK, 0)?;
-            self.write(RUN_PID, pid)?;
-            self.write(RUN_START, start)?;
-            self.sync()?;
+        let new_run = {
+            let header = self.header.borrow();
+            header.run_pid != pid || header.run_start != start
+        };
+        if new_run {
+            {
+                let mut header = self.header.borrow_mut();
+                header.run_floor = global;
+                // The monotonic clock of an earlier run may be another boot's.
+                header.run_clock = 0;
+                header.run_pid = pid;
+                header.run_start = start;
+            }
+            self.file.set_len(SLOTS_OFFSET)?;
+            self.store()?;
         }
-        let run_floor = self.read(RUN_FLOOR)?;
+        let run_floor = self.header.borrow().run_floor;
         let at = slot_at(slot);
         // The last unit of a holder that left cleanly, or the mark of one
         // that did not: above whatever it used.
@@ -254,14 +356,14 @@ impl Marks {
     /// every backend (recorded in this run: [`claim`](Self::claim) resets it
     /// when a new run begins).
     pub fn clock_reference(&self) -> io::Result<ClockReference> {
-        let offset = self.read(RUN_CLOCK)? as i64;
+        let offset = self.header.borrow().run_clock;
         Ok(ClockReference::from_offset((offset != 0).then_some(offset)))
     }
 
-    /// Per-backend mode: records the run's reference for clock steps. No
-    /// `fsync`: it matters within a run only.
+    /// Per-backend mode: records the run's reference for clock steps.
     pub fn set_clock_reference(&self, reference: ClockReference) -> io::Result<()> {
-        self.write(RUN_CLOCK, reference.offset().unwrap_or(0) as u64)
+        self.header.borrow_mut().run_clock = reference.offset().unwrap_or(0);
+        self.store()
     }
 
     /// Per-backend mode: the holder of `slot` may use units up to `mark`
@@ -282,45 +384,174 @@ impl Marks {
     }
 }
 
-/// Where `slot`'s holder and unit are: the unit, then the pid.
-fn slot_at(slot: u32) -> u64 {
-    SLOTS + slot as u64 * SLOT_SIZE
-}
-
-/// Opens the marks file of `format`, creating it if needed.
-fn open(format: &str) -> io::Result<File> {
-    let path = format!("{DIRECTORY}/{format}.marks");
-    match OpenOptions::new().read(true).write(true).open(&path) {
-        Ok(file) => Ok(file),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => create(&path),
+/// Whether the locked `file` is still the marks file of `format`: a
+/// deliberate `pg_flake_set_mark` puts a new file in its place while
+/// holding the old one's lock, and whoever waited for that lock must not
+/// record a mark in the file that is gone.
+fn still_current(file: &File, format: &str) -> io::Result<bool> {
+    use std::os::unix::fs::MetadataExt;
+    let open = file.metadata()?;
+    match std::fs::metadata(path_of(format)) {
+        Ok(current) => Ok(current.ino() == open.ino() && current.dev() == open.dev()),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(false),
         Err(e) => Err(e),
     }
 }
 
-/// Creates the marks file (and its directory), durably.
-fn create(path: &str) -> io::Result<File> {
+/// Where `slot`'s holder and unit are: the unit, then the pid.
+fn slot_at(slot: u32) -> u64 {
+    SLOTS_OFFSET + slot as u64 * SLOT_SIZE
+}
+
+fn path_of(format: &str) -> String {
+    format!("{DIRECTORY}/{format}.marks")
+}
+
+/// Reads into `bytes` from `at`, stopping at the end of the file; how many
+/// bytes there were (the rest of `bytes` is left as it was).
+fn read_at_most(file: &File, bytes: &mut [u8], at: u64) -> io::Result<usize> {
+    let mut read = 0;
+    while read < bytes.len() {
+        match file.read_at(&mut bytes[read..], at + read as u64)? {
+            0 => break,
+            n => read += n,
+        }
+    }
+    Ok(read)
+}
+
+/// Opens the marks file of `format`. A format without one gets one (with
+/// no mark yet), unless `pg_flake/formats` says it had one: then it is
+/// missing, and refused.
+fn open(format: &str) -> io::Result<File> {
+    let path = path_of(format);
+    match OpenOptions::new().read(true).write(true).open(&path) {
+        Ok(file) => return Ok(file),
+        Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),
+        Err(_) => {}
+    }
+    if listed_formats()?.iter().any(|f| f == format) {
+        return Err(MarksError::Missing { path }.into_io());
+    }
+    create_file(
+        format,
+        &Header {
+            sequence: 1,
+            ..Header::default()
+        },
+    )?;
+    list_format(format)?;
+    OpenOptions::new().read(true).write(true).open(&path)
+}
+
+/// The formats `pg_flake/formats` lists. Where it is missing (a data
+/// directory of 0.2.0, or a new one), it is made from the marks files
+/// there are.
+fn listed_formats() -> io::Result<Vec<String>> {
+    match std::fs::read_to_string(FORMATS_FILE) {
+        Ok(text) => Ok(text.lines().map(str::to_string).collect()),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            let existing = existing_formats()?;
+            if !existing.is_empty() {
+                write_atomically(FORMATS_FILE, existing.join("\n").as_bytes())?;
+            }
+            Ok(existing)
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// The formats with a marks file in `pg_flake/`.
+fn existing_formats() -> io::Result<Vec<String>> {
+    let entries = match std::fs::read_dir(DIRECTORY) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(e),
+    };
+    let mut formats = Vec::new();
+    for entry in entries {
+        let name = entry?.file_name();
+        if let Some(format) = name.to_str().and_then(|n| n.strip_suffix(".marks")) {
+            formats.push(format.to_string());
+        }
+    }
+    formats.sort();
+    Ok(formats)
+}
+
+/// Adds `format` to `pg_flake/formats` (after its marks file exists).
+fn list_format(format: &str) -> io::Result<()> {
+    let mut formats = listed_formats()?;
+    if formats.iter().any(|f| f == format) {
+        return Ok(());
+    }
+    formats.push(format.to_string());
+    formats.sort();
+    write_atomically(FORMATS_FILE, formats.join("\n").as_bytes())
+}
+
+/// A marks file for `format` holding `header` in both copies, put in place
+/// whole, so that a crash leaves either no file or a valid one.
+fn create_file(format: &str, header: &Header) -> io::Result<()> {
+    let copy = marks_file::encode(format, header);
+    let mut bytes = Vec::with_capacity(2 * COPY_SIZE);
+    bytes.extend_from_slice(&copy);
+    bytes.extend_from_slice(&copy);
+    write_atomically(&path_of(format), &bytes)
+}
+
+/// Writes `path` whole: a temporary file beside it, `fsync`'d, renamed over
+/// it, the directory `fsync`'d (making `pg_flake/` first if needed).
+fn write_atomically(path: &str, bytes: &[u8]) -> io::Result<()> {
     match std::fs::create_dir(DIRECTORY) {
-        Ok(()) => sync_directory(".")?,
+        Ok(()) => sync_directory("."),
         Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
         Err(e) => return Err(e),
     }
-    let file = OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .mode(0o600)
-        .open(path)?;
-    sync_directory(DIRECTORY)?;
-    Ok(file)
+    // pgsql_tmp*: pg_basebackup leaves out one left behind by a crash.
+    let temporary = format!("{DIRECTORY}/pgsql_tmp_marks_{}", backend_pid());
+    {
+        let mut file = OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .mode(0o600)
+            .open(&temporary)?;
+        file.write_all(bytes)?;
+        // SAFETY: a plain global of the server's configuration.
+        if unsafe { pg_sys::enableFsync } {
+            if let Err(e) = file.sync_all() {
+                fsync_failed(&temporary, e);
+            }
+        }
+    }
+    std::fs::rename(&temporary, path)?;
+    sync_directory(DIRECTORY);
+    Ok(())
 }
 
-fn sync_directory(path: &str) -> io::Result<()> {
-    // SAFETY: as in Marks::sync.
+fn sync_directory(path: &str) {
+    // SAFETY: a plain global of the server's configuration.
     if unsafe { pg_sys::enableFsync } {
-        File::open(path)?.sync_all()?;
+        if let Err(e) = File::open(path).and_then(|d| d.sync_all()) {
+            fsync_failed(path, e);
+        }
     }
-    Ok(())
+}
+
+/// A failed `fsync` of pg_flake's files is a PANIC, as PostgreSQL makes it
+/// for its own (`data_sync_retry = off`): after a failure the kernel may
+/// have dropped the unwritten data and report success next time, so what
+/// was written must never be relied on; crash recovery starts from what is
+/// durable.
+fn fsync_failed(path: &str, error: io::Error) -> ! {
+    pgrx::pg_sys::panic::ErrorReport::new(
+        pgrx::PgSqlErrorCode::ERRCODE_IO_ERROR,
+        format!("pg_flake: could not fsync file \"{path}\": {error}"),
+        "pg_flake",
+    )
+    .report(pgrx::PgLogLevel::PANIC);
+    unreachable!("PANIC does not return")
 }
 
 /// This run of the server: the postmaster's pid and start time.

@@ -8,6 +8,8 @@
 //! - `pg_flake_node()`: one row per coordination-based format, the node
 //!   number it generates with and where that comes from (README "Several
 //!   servers").
+//! - `pg_flake_set_mark(format, mark)`: a superuser moves a format's mark
+//!   deliberately (README "Restarts, crashes and the clock").
 
 use crate::registry;
 use crate::time;
@@ -185,6 +187,68 @@ fn pg_flake_node() -> TableIterator<
         })
         .collect();
     TableIterator::new(rows)
+}
+
+/// A superuser sets `format`'s durable mark to the time unit that holds
+/// `mark`, up or down, in place of whatever the marks file holds (a
+/// damaged or missing file, a mark a clock set years ahead carried along):
+/// the operator's deliberate step of README "Restarts, crashes and the
+/// clock". Logged as a WARNING with the old and new marks and the user.
+/// Returns the start of the new mark's unit.
+#[pg_extern(volatile, parallel_unsafe)]
+fn pg_flake_set_mark(format: &str, mark: TimestampWithTimeZone) -> TimestampWithTimeZone {
+    // SAFETY: reads the current user's role attributes.
+    if !unsafe { pg_sys::superuser() } {
+        pgrx::pg_sys::panic::ErrorReport::new(
+            PgSqlErrorCode::ERRCODE_INSUFFICIENT_PRIVILEGE,
+            "permission denied to set a pg_flake mark",
+            "pg_flake",
+        )
+        .set_hint("Only a superuser may move a mark: a mark set too low lets IDs repeat.")
+        .report(PgLogLevel::ERROR);
+    }
+    let unix_micros = time::unix_micros(mark, "timestamptz", "finite times");
+    let Some((old, new, start_nanos)) =
+        crate::generator::set_mark(format, unix_micros.saturating_mul(1000))
+    else {
+        crate::errors::raise(flake_core::Error::InvalidParameter {
+            message: format!(
+                "pg_flake_set_mark: \"{format}\" is not a coordination-based format; accepted: {}",
+                registry::generators()
+                    .map(|g| g.format())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        });
+    };
+    let new_time = time::timestamp((start_nanos.div_euclid(1000)) as i64);
+    pgrx::pg_sys::panic::ErrorReport::new(
+        PgSqlErrorCode::ERRCODE_WARNING,
+        format!(
+            "pg_flake: the {format} mark was set to unit {new} ({new_time}) by {}, deliberately; it was {}",
+            current_user(),
+            old.map_or("unreadable".to_string(), |o| format!("unit {o}")),
+        ),
+        "pg_flake",
+    )
+    .set_detail(format!(
+        "{format} IDs above the new mark that were issued before it may be issued again if it lies below them."
+    ))
+    .report(PgLogLevel::WARNING);
+    new_time
+}
+
+fn current_user() -> String {
+    // SAFETY: the name of the current user, a palloc'd C string.
+    unsafe {
+        let name = pg_sys::GetUserNameFromId(pg_sys::GetUserId(), true);
+        if name.is_null() {
+            return "an unknown role".into();
+        }
+        std::ffi::CStr::from_ptr(name)
+            .to_string_lossy()
+            .into_owned()
+    }
 }
 
 #[cfg(any(test, feature = "pg_test"))]

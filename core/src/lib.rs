@@ -21,6 +21,7 @@ pub mod codec;
 pub mod error;
 pub mod generator;
 pub mod lineage;
+pub mod marks_file;
 pub mod random;
 pub mod sequencer;
 pub mod slot;

@@ -63,6 +63,8 @@ class Server:
         # running server's real-time clock (set_clock).
         self.clock_file = Path(root) / f"{name}.faketime"
         self.clock_moved = False
+        # More of the server's environment (an LD_PRELOAD shim, say).
+        self.env: dict[str, str] = {}
 
     # --- making ---------------------------------------------------------
 
@@ -140,7 +142,7 @@ class Server:
 
     def _env(self) -> dict:
         if not self.clock_moved:
-            return {}
+            return dict(self.env)
         # Only the real-time clock moves, as when an operating system's clock
         # is stepped: PostgreSQL's waits and timeouts keep their length.
         return {
@@ -148,6 +150,7 @@ class Server:
             "FAKETIME_TIMESTAMP_FILE": str(self.clock_file),
             "FAKETIME_NO_CACHE": "1",
             "FAKETIME_DONT_FAKE_MONOTONIC": "1",
+            **self.env,
         }
 
     def pg_ctl(self, *args: str, check: bool = True):
