@@ -3,7 +3,7 @@
 //! so that a server in recovery never generates with its primary's node.
 //!
 //! - A primary **announces** its node: before it issues the first ID of a
-//!   format with a node it has not announced in this backend (first
+//!   format with a node it has not announced (first
 //!   generation, or after `pg_flake.node` or the format's own setting
 //!   changed), it adds the node to the format's marks file and writes a mark
 //!   record carrying it to the WAL. Every mark record carries the node too.
@@ -119,14 +119,24 @@ const OWN_ROOM: usize = 3;
 
 /// A primary announces that it generates `format` with `node`: in the marks
 /// file first (a base backup that copies the file before the WAL record is
-/// written replays the record), then in the WAL with the mark as it is.
+/// written replays the record), then in the WAL with the mark as it is —
+/// once per run of the server: a node that is the file's most recent and
+/// reached the WAL in this run needs nothing more (the record was flushed,
+/// and confirmed by the synchronous standbys, before that was recorded).
 pub fn announce(format: &str, node: u32) -> io::Result<()> {
+    let run = crate::marks::run();
     let global = {
         let marks = Marks::lock_interruptible(format)?;
+        if marks.announced(node, run) {
+            return Ok(());
+        }
         marks.add_node(node)?;
         marks.global()?
     };
-    wal::log_mark(format, global, Some(node));
+    if wal::registered() {
+        wal::log_mark(format, global, Some(node));
+        Marks::lock_interruptible(format)?.set_announced(node, run)?;
+    }
     Ok(())
 }
 

@@ -315,6 +315,23 @@ impl Marks {
         Ok(new)
     }
 
+    /// Whether `node` is the most recent lineage node and reached the WAL
+    /// in `run` (a primary's announcement, README "Standbys and failover").
+    pub fn announced(&self, node: u32, run: (u64, u64)) -> bool {
+        let header = self.header.borrow();
+        header.nodes.last() == Some(&node) && header.announced_run == run
+    }
+
+    /// Records that `node`, the most recent lineage node, reached the WAL
+    /// in `run`.
+    pub fn set_announced(&self, node: u32, run: (u64, u64)) -> io::Result<()> {
+        if self.header.borrow().nodes.last() != Some(&node) {
+            return Ok(());
+        }
+        self.header.borrow_mut().announced_run = run;
+        self.store()
+    }
+
     /// Per-backend mode: a backend takes `slot`. The first backend of a new
     /// run (a restarted server) records the run and its floor, and drops
     /// the previous run's slots (after a crash of the operating system their
@@ -555,7 +572,7 @@ fn fsync_failed(path: &str, error: io::Error) -> ! {
 }
 
 /// This run of the server: the postmaster's pid and start time.
-fn run() -> (u64, u64) {
+pub fn run() -> (u64, u64) {
     // SAFETY: plain globals set by the postmaster and inherited by its
     // children.
     unsafe { (pg_sys::PostmasterPid as u64, pg_sys::PgStartTime as u64) }

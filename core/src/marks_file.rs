@@ -30,7 +30,8 @@
 //! | 72 | per-backend mode: the run's clock reference (0: none) |
 //! | 80 | how many lineage nodes follow |
 //! | 84 | the lineage nodes (u32 each, at most [`LINEAGE_MAX`]), least recently seen first |
-//! | 148 | zeros up to [`COPY_SIZE`] |
+//! | 148 | the run (pid, start time) in which the last lineage node was written to the WAL |
+//! | 164 | zeros up to [`COPY_SIZE`] |
 //!
 //! Version 1 (0.2.0) had one unchecked header: magic `PGFLAKE1`, run pid at
 //! 8, run start at 16, global mark at 24, run floor at 32, and the
@@ -64,6 +65,10 @@ pub struct Header {
     pub run_clock: i64,
     /// Least recently seen first.
     pub nodes: Vec<u32>,
+    /// The run (postmaster pid, start time) in which the last of `nodes`
+    /// reached the WAL: a primary announces its node once per run, not
+    /// once per session (README "Standbys and failover").
+    pub announced_run: (u64, u64),
 }
 
 /// What is wrong with a file's header: never a mark to use.
@@ -182,6 +187,7 @@ fn decode_copy(name: &str, copy: &[u8]) -> Result<Header, Damage> {
         run_floor: u64_at(copy, 64),
         run_clock: u64_at(copy, 72) as i64,
         nodes: (0..count).map(|i| u32_at(copy, 84 + 4 * i)).collect(),
+        announced_run: (u64_at(copy, 148), u64_at(copy, 156)),
     })
 }
 
@@ -217,6 +223,8 @@ pub fn encode(name: &str, header: &Header) -> [u8; COPY_SIZE] {
     for (i, node) in nodes.iter().enumerate() {
         copy[84 + 4 * i..88 + 4 * i].copy_from_slice(&node.to_le_bytes());
     }
+    copy[148..156].copy_from_slice(&header.announced_run.0.to_le_bytes());
+    copy[156..164].copy_from_slice(&header.announced_run.1.to_le_bytes());
     let crc = crc32fast::hash(&copy);
     copy[12..16].copy_from_slice(&crc.to_le_bytes());
     copy
@@ -248,6 +256,7 @@ mod tests {
             run_floor: mark / 2,
             run_clock: -5,
             nodes: vec![3, 7],
+            announced_run: (42, 1_700_000_000),
         }
     }
 
