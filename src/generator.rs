@@ -26,7 +26,7 @@ use flake_core::sequencer::{Limits, Step};
 use pgrx::guc::{GucContext, GucFlags, GucRegistry, GucSetting};
 use pgrx::pg_sys;
 use std::cell::RefCell;
-use std::sync::atomic::{AtomicI32, AtomicPtr, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicPtr, Ordering};
 use std::sync::OnceLock;
 use std::thread::LocalKey;
 
@@ -167,6 +167,11 @@ struct ServerState<G> {
     /// exited: backends that need a higher mark sleep on it, cancellably
     /// (`ConditionVariableSleep` checks for interrupts).
     recorded: pg_sys::ConditionVariable,
+    /// Whether the generator's floor is the marks file's mark: false where
+    /// the file could not be read when the state was set up (README
+    /// "Restarts, crashes and the clock"); the first recording reads it
+    /// again before anything is issued.
+    floor_known: AtomicBool,
 }
 
 /// What a backend found when it needed a higher mark.
@@ -443,6 +448,17 @@ impl<G: SlotGenerator> Generator<G> {
     /// uses the recorded mark only once `record_mark` returned: an
     /// interrupted recording raises and extends nothing.
     fn extend_shared(&self, shared: &ServerState<G>, unit: u64, must: bool) {
+        if !shared.floor_known.load(Ordering::Acquire) {
+            // Set up without the file's mark: learn it first (or raise why
+            // it still cannot be read), so that no unit at or below it is
+            // used; the caller's next step sees the new floor.
+            let global = Marks::lock_interruptible(self.format)
+                .and_then(|marks| marks.global())
+                .unwrap_or_else(|e| marks_failed(self.format, e));
+            shared.generator.lock().learn(global);
+            shared.floor_known.store(true, Ordering::Release);
+            return;
+        }
         // Before this backend can become a recorder: registering raises
         // if PostgreSQL's list of exit callbacks is full.
         abandon_recordings_at_exit();
@@ -536,16 +552,17 @@ impl<G: SlotGenerator> SharedState for Generator<G> {
             // generator starts with none, and its first ID needs one, which
             // recording reads from the file again and refuses until the
             // file is sound (README "Restarts, crashes and the clock").
-            let floor = match Marks::lock(self.format).and_then(|marks| marks.global()) {
-                Ok(floor) => floor,
-                Err(e) => {
-                    pgrx::warning!(
-                        "pg_flake: {e}; no {} ID is issued until it is mended",
-                        self.format
-                    );
-                    0
-                }
-            };
+            let (floor, floor_known) =
+                match Marks::lock(self.format).and_then(|marks| marks.global()) {
+                    Ok(floor) => (floor, true),
+                    Err(e) => {
+                        pgrx::warning!(
+                            "pg_flake: {e}; no {} ID is issued until it is mended",
+                            self.format
+                        );
+                        (0, false)
+                    }
+                };
             // The reference for clock steps is taken at the first mark
             // (README "Restarts, crashes and the clock"): a clock set right
             // after the server started, before any ID, is not refused.
@@ -554,6 +571,7 @@ impl<G: SlotGenerator> SharedState for Generator<G> {
             unsafe {
                 SpinLocked::init(&raw mut (*state).generator, generator);
                 (&raw mut (*state).recorder).write(AtomicI32::new(0));
+                (&raw mut (*state).floor_known).write(AtomicBool::new(floor_known));
                 pg_sys::ConditionVariableInit(&raw mut (*state).recorded);
             }
         }
@@ -634,6 +652,7 @@ impl<G: SlotGenerator> ServerGenerator for Generator<G> {
                 let generator =
                     MarkedGenerator::above(SHARED_SLOT.0, SHARED_SLOT.1, unit).or_raise();
                 *shared.generator.lock() = generator;
+                shared.floor_known.store(true, Ordering::Release);
             }
             // This backend claims its slot again, above the new mark; other
             // backends keep theirs until they end.

@@ -251,3 +251,26 @@ def test_a_failed_fsync_of_the_marks_is_a_panic(servers):
     server.wait_for("SELECT NOT pg_is_in_recovery()", timeout=60)
     generate(server, 3)
     all_above(server, "1,2", 3)
+
+
+@pytest.mark.parametrize("preload", [True, False], ids=["preloaded", "not-preloaded"])
+def test_a_file_mended_while_the_server_runs_is_read_again(servers, preload):
+    """A generator set up while its marks file was damaged has no floor: once
+    the file is sound again (restored from a backup while the server runs),
+    its mark is read before any ID, so IDs go on above the old ones even
+    with the clock 30 s behind them."""
+    server = servers("primary").init(preload=preload)
+    server.set_clock(0)
+    server.start()
+    setup(server)
+    generate(server, 1)
+    server.stop()
+    saved = marks_path(server).read_bytes()
+    damage(marks_path(server), "random", None)
+    server.set_clock(-30)
+    server.start()
+    code, _, _ = error_of(server, "SELECT sno_generate()")
+    assert code == "XX001"
+    marks_path(server).write_bytes(saved)
+    generate(server, 2, formats=["sno"])
+    all_above(server, "1", 2, formats=["sno"])
