@@ -212,7 +212,12 @@ impl NodeField {
     /// The identity this server generates `self.format` with (README
     /// "Several servers"), or why it must not generate it.
     pub fn identity(&self) -> Result<Identity, Refusal> {
-        let in_recovery = recovery_in_progress();
+        self.identity_at(recovery_in_progress())
+    }
+
+    /// [`identity`](Self::identity) with the recovery state read once by
+    /// the caller.
+    fn identity_at(&self, in_recovery: bool) -> Result<Identity, Refusal> {
         let identity = self.resolve(in_recovery)?;
         self.check_fit(identity)?;
         if in_recovery {
@@ -269,8 +274,7 @@ impl NodeField {
     /// time with this node, a primary announces it (marks file and WAL,
     /// [`lineage::announce`]) and a server in recovery records it as its own
     /// ([`lineage::adopt`]). Otherwise one comparison.
-    pub fn announce(&self, node: u32) {
-        let in_recovery = recovery_in_progress();
+    pub fn announce(&self, node: u32, in_recovery: bool) {
         let key = node as u64 | (in_recovery as u64) << 32;
         if self.announced.load(Ordering::Relaxed) == key {
             return;
@@ -290,11 +294,22 @@ impl NodeField {
     /// [`announce`](Self::announce) of its node: for a format whose IDs
     /// carry the identity's node as it is.
     pub fn generating(&self) -> Identity {
-        let identity = self.identity_or_raise();
+        let (identity, in_recovery) = self.identity_for_generation();
         if self.bits > 0 {
-            self.announce(identity.node);
+            self.announce(identity.node, in_recovery);
         }
         identity
+    }
+
+    /// The identity to generate with (raising the refusal), and whether the
+    /// server is in recovery, for [`announce`](Self::announce): one reading
+    /// of the recovery state per ID.
+    pub fn identity_for_generation(&self) -> (Identity, bool) {
+        let in_recovery = recovery_in_progress();
+        let identity = self
+            .identity_at(in_recovery)
+            .unwrap_or_else(|refusal| refusal.raise());
+        (identity, in_recovery)
     }
 
     /// The identity the settings and Citus give this server, whether or not
@@ -433,10 +448,21 @@ impl NodeField {
     }
 }
 
+/// Whether the server is in recovery. Once a backend has seen recovery end
+/// it never sees it again (PostgreSQL keeps that in a backend-local flag
+/// too), so after that no call crosses into C: this is read for every ID.
 fn recovery_in_progress() -> bool {
+    static ENDED: AtomicBool = AtomicBool::new(false);
+    if ENDED.load(Ordering::Relaxed) {
+        return false;
+    }
     // SAFETY: reads the server's recovery state (shared memory, then a
     // backend-local flag once recovery has ended).
-    unsafe { pg_sys::RecoveryInProgress() }
+    let in_recovery = unsafe { pg_sys::RecoveryInProgress() };
+    if !in_recovery {
+        ENDED.store(true, Ordering::Relaxed);
+    }
+    in_recovery
 }
 
 // --- Citus ---------------------------------------------------------------------------

@@ -71,7 +71,7 @@ static SIQ_DOMAIN_HASH: AtomicU32 = AtomicU32::new(0);
 /// the hash's byte.
 fn domain_bits() -> u32 {
     let hash = SIQ_DOMAIN_HASH.load(Ordering::Relaxed);
-    let identity = NODE.identity_or_raise();
+    let (identity, in_recovery) = NODE.identity_for_generation();
     let bits = match identity.source {
         Source::FormatSetting(_) => siq_core::apply_node(hash, identity.node as u8),
         Source::Node | Source::Citus => hash & 0x00FF_FFFF | identity.node << 24,
@@ -79,7 +79,7 @@ fn domain_bits() -> u32 {
     };
     // The byte that goes into the IDs is the node others must not use
     // (README "Standbys and failover").
-    NODE.announce(bits >> 24);
+    NODE.announce(bits >> 24, in_recovery);
     bits
 }
 
