@@ -9,6 +9,7 @@
 
 use pgrx::prelude::*;
 
+mod lease;
 mod registry;
 mod state;
 

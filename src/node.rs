@@ -23,13 +23,15 @@
 //! truncation.
 
 use crate::errors::raise;
+use crate::settings::{check_failed, setting_text};
 use crate::{lineage, wal};
+use flake_core::lease::{self as lease_core, LeaseFormat, LeaseRanges, NodeRange, LEASE_FORMATS};
 use flake_core::lineage::Clash;
 use pgrx::guc::{GucContext, GucFlags, GucRegistry, GucSetting};
 use pgrx::prelude::*;
 use pgrx::{PgLogLevel, PgSqlErrorCode};
 use std::cell::Cell;
-use std::ffi::c_void;
+use std::ffi::{c_char, c_void, CString};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// `pg_flake.node`: -1 is unset.
@@ -47,6 +49,90 @@ pub fn define_settings() {
         GucContext::Suset,
         GucFlags::default(),
     );
+    // SAFETY: the hooks never raise errors or panic.
+    unsafe {
+        GucRegistry::define_string_guc_with_hooks(
+            c"pg_flake.lease_nodes",
+            c"Nodes reserved for application leases, per format (README \"Leases\").",
+            c"Comma-separated format=first-last, format=n or format=none; formats not named keep their default (sno and siq 255, snowflake 31, kuid96 4294967040-4294967295).",
+            &LEASE_NODES,
+            // Superuser-only: a role that could move the range onto a
+            // server's node, or onto held leases, could make IDs collide.
+            GucContext::Suset,
+            GucFlags::default(),
+            Some(check_lease_nodes),
+            Some(assign_lease_nodes),
+            None,
+        );
+    }
+}
+
+// --- nodes reserved for leases -------------------------------------------------------
+
+/// `pg_flake.lease_nodes` (README "Leases"): the nodes of each format that
+/// application generators lease and servers never generate with.
+static LEASE_NODES: GucSetting<Option<CString>> = GucSetting::<Option<CString>>::new(Some(c""));
+
+/// The reserved range of each format in [`LEASE_FORMATS`] order, parsed when
+/// the setting changes (the assign hook), so that the check made for every
+/// ID is two comparisons: `first << 32 | last`, [`NO_RANGE`] for `none`.
+static LEASE_RANGES: [AtomicU64; 4] = [
+    AtomicU64::new(pack(LeaseFormat::Sno.default_range())),
+    AtomicU64::new(pack(LeaseFormat::Siq.default_range())),
+    AtomicU64::new(pack(LeaseFormat::Snowflake.default_range())),
+    AtomicU64::new(pack(LeaseFormat::Kuid96.default_range())),
+];
+
+/// An empty range (first > last): nothing reserved.
+const NO_RANGE: u64 = 0xFFFF_FFFF_0000_0000;
+
+const fn pack(range: NodeRange) -> u64 {
+    (range.first as u64) << 32 | range.last as u64
+}
+
+fn parse_lease_nodes(text: &[u8]) -> Result<LeaseRanges, String> {
+    let text = std::str::from_utf8(text).map_err(|_| "not UTF-8".to_string())?;
+    LeaseRanges::parse(text).map_err(|e| e.to_string())
+}
+
+unsafe extern "C-unwind" fn check_lease_nodes(
+    newval: *mut *mut c_char,
+    _extra: *mut *mut c_void,
+    _source: pg_sys::GucSource::Type,
+) -> bool {
+    // SAFETY: newval points at the proposed value.
+    match parse_lease_nodes(setting_text(unsafe { *newval })) {
+        Ok(_) => true,
+        Err(detail) => check_failed(&detail),
+    }
+}
+
+unsafe extern "C-unwind" fn assign_lease_nodes(newval: *const c_char, _extra: *mut c_void) {
+    // The check hook admitted only values that parse.
+    let ranges = parse_lease_nodes(setting_text(newval)).unwrap_or_default();
+    for format in LEASE_FORMATS {
+        let packed = ranges.range(format).map_or(NO_RANGE, pack);
+        LEASE_RANGES[format.index()].store(packed, Ordering::Relaxed);
+    }
+}
+
+/// The nodes of `format` reserved for leases, if any (from the cache the
+/// assign hook keeps).
+pub fn lease_range(format: LeaseFormat) -> Option<NodeRange> {
+    let packed = LEASE_RANGES[format.index()].load(Ordering::Relaxed);
+    let (first, last) = ((packed >> 32) as u32, packed as u32);
+    (first <= last).then_some(NodeRange { first, last })
+}
+
+/// The leasable format whose node field `field` is (kuid64 has none).
+fn lease_format(field: &str) -> Option<LeaseFormat> {
+    match field {
+        "sno" => Some(LeaseFormat::Sno),
+        "siq" => Some(LeaseFormat::Siq),
+        "snowflake" => Some(LeaseFormat::Snowflake),
+        "kuid96" => Some(LeaseFormat::Kuid96),
+        _ => None,
+    }
 }
 
 /// `pg_flake.node`, where set.
@@ -329,7 +415,32 @@ impl NodeField {
             .filter(|_| self.bits > 0)
     }
 
-    /// Whether `identity`'s node fits the field.
+    /// The leasable format of this node field, if it is one.
+    pub fn lease_format(&self) -> Option<LeaseFormat> {
+        lease_format(self.format)
+    }
+
+    /// Whether `identity`'s node is reserved for application leases
+    /// (README "Leases"): a server never generates with such a node, and
+    /// `pg_flake_lease` refuses while a server does.
+    pub fn check_reserved(&self, identity: Identity) -> Result<(), Refusal> {
+        let Some(format) = self.lease_format() else {
+            return Ok(());
+        };
+        if lease_range(format).is_some_and(|r| r.contains(identity.node)) {
+            let error =
+                lease_core::server_node_reserved(format, identity.node, identity.source.name());
+            return Err(Refusal {
+                code: PgSqlErrorCode::ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE,
+                message: error.to_string(),
+                hint: error.hint().unwrap_or_default(),
+            });
+        }
+        Ok(())
+    }
+
+    /// Whether `identity`'s node fits the field, and lies outside the
+    /// range reserved for leases.
     fn check_fit(&self, identity: Identity) -> Result<(), Refusal> {
         if self.bits < 32 && identity.node >= 1 << self.bits {
             let setting = self.setting.map_or("pg_flake.node", |(s, _)| s.name);
@@ -349,7 +460,7 @@ impl NodeField {
                 ),
             });
         }
-        Ok(())
+        self.check_reserved(identity)
     }
 
     fn resolve(&self, in_recovery: bool) -> Result<Identity, Refusal> {

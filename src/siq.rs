@@ -7,7 +7,7 @@ use crate::errors::OrRaise;
 use crate::format::Format;
 use crate::native_type::datum::varlena_bytes;
 use crate::native_type::{datum_of, native_type, FromBinary};
-use crate::node::{FormatSetting, NodeField, Source};
+use crate::node::{FormatSetting, Identity, NodeField, Source};
 use crate::numeric::{integer_of, numeric_of};
 use crate::record::{column, out_record};
 use crate::settings::{check_failed, setting_text};
@@ -77,6 +77,18 @@ fn domain_bits() -> u32 {
         Source::Node | Source::Citus => hash & 0x00FF_FFFF | identity.node << 24,
         Source::Default => hash,
     };
+    // Where the domain's hash keeps its own top byte (no node, or 0.1.0's
+    // pg_flake.siq_node = 0), that byte is the node in the IDs: it must not
+    // be one reserved for leases either (README "Leases").
+    if bits >> 24 != identity.node {
+        let hashed = Identity {
+            node: bits >> 24,
+            source: Source::FormatSetting("the hash of pg_flake.siq_domain"),
+        };
+        if let Err(refusal) = NODE.check_reserved(hashed) {
+            refusal.raise();
+        }
+    }
     // The byte that goes into the IDs is the node others must not use
     // (README "Standbys and failover").
     NODE.announce(bits >> 24, in_recovery);

@@ -20,6 +20,7 @@ pub mod clock;
 pub mod codec;
 pub mod error;
 pub mod generator;
+pub mod lease;
 pub mod lineage;
 pub mod marks_file;
 pub mod random;
