@@ -26,15 +26,25 @@ const SAMPLES: [(&str, &str); 6] = [
     ("uuid", "'094dc056-1a01-7001-0000-000000000000'::uuid"),
 ];
 
+/// The functions of leases (README "Leases"): EXECUTE is revoked from
+/// PUBLIC, a superuser grants it to the application's role.
+const GRANTED_ONLY: [&str; 4] = [
+    "pg_flake_lease",
+    "pg_flake_lease_range",
+    "pg_flake_release",
+    "pg_flake_renew",
+];
+
 /// A key for `pg_flake.public_id_key` (the README's example), as the
 /// setting's base64 and as `bytea`.
 const KEY: &str = "k7fBDJcQam02hsByaOWPeP2CqeDeGXvrPUkEAQBtAFc=";
 
 /// The settings only a superuser may set (README, Settings). A change here
 /// is a change of the security model: update the README with it.
-const SUPERUSER_ONLY: [&str; 10] = [
+const SUPERUSER_ONLY: [&str; 11] = [
     "pg_flake.kuid_interval",
     "pg_flake.kuid_node",
+    "pg_flake.lease_nodes",
     "pg_flake.max_clock_jump",
     "pg_flake.max_clock_lag",
     "pg_flake.node",
@@ -76,6 +86,9 @@ fn argument(function: &str, name: &str, sql_type: &str, returns: &str) -> String
         ("bigint", "snowflake") => "175928847299117063",
         ("bigint", "random" | "seed" | "value") => "42",
         ("text", "kind") => "'message'",
+        ("text", "holder") => "'privileges test'",
+        ("interval", "ttl") => "'30 s'",
+        ("bigint", "lease_id") => "1",
         ("text", "format") => "'sno'",
         ("text", "name") => "'uid@127.0.0.1'",
         ("text", "domain") => "'example.com'",
@@ -332,6 +345,14 @@ fn non_superuser_uses_every_type_and_function() {
             )
             .expect("function privilege")
             .get(0);
+        if GRANTED_ONLY.contains(&f.name.as_str()) {
+            // Leases: only a role a superuser granted them to.
+            assert!(!executable, "PUBLIC has EXECUTE on {}", f.signature);
+            let sql = f.call().expect("a lease function takes no internal");
+            assert_eq!(state(&mut db, &sql), "42501", "{sql}");
+            called += 1;
+            continue;
+        }
         assert!(executable, "no EXECUTE on {}", f.signature);
         match f.call() {
             // The one function only a superuser may run (it moves a
@@ -360,11 +381,12 @@ fn non_superuser_uses_every_type_and_function() {
     assert_eq!(generators, 8, "every generator is among the calls");
     println!(
         "privileges: a non-superuser created a table with every type, 6 indexes (btree, hash, BRIN) \
-         and 1000 generated rows; has USAGE on every type and EXECUTE on all {} functions; called {called} \
+         and 1000 generated rows; has USAGE on every type and EXECUTE on the {} functions but the leases'; called {called} \
          (all {generators} generators included) without error but pg_flake_set_mark (42501, superuser \
-         only); the other {} take `internal` \
+         only) and the {} lease functions (42501 without a grant); the other {} take `internal` \
          ({}), exercised by binary parameters, ORDER BY and the indexes",
         functions.len(),
+        GRANTED_ONLY.len(),
         internal.len(),
         internal.join(", ")
     );

@@ -2,7 +2,8 @@
 -- temporary view pg_flake_catalog: every object the extension owns, with
 -- its definition (functions as pg_get_functiondef writes them: arguments,
 -- defaults, volatility, strictness, parallel safety, leakproofness, C
--- symbol). The tests catalog (prints it) and upgrade (compares a database
+-- symbol; relations with their columns, indexes and privileges; the
+-- extension's configuration tables). The tests catalog (prints it) and upgrade (compares a database
 -- updated from 0.1.0 with a fresh one) read it.
 CREATE TEMP VIEW pg_flake_member AS
 SELECT classid, objid
@@ -55,4 +56,33 @@ JOIN pg_amproc p ON p.amprocfamily = f.oid
 UNION ALL
 SELECT '8 cast', concat_ws(' | ', c.castsource::regtype, c.casttarget::regtype,
        c.castfunc::regprocedure, c.castcontext, c.castmethod)
-FROM pg_flake_member m JOIN pg_cast c ON m.classid = 'pg_cast'::regclass AND c.oid = m.objid;
+FROM pg_flake_member m JOIN pg_cast c ON m.classid = 'pg_cast'::regclass AND c.oid = m.objid
+UNION ALL
+-- Tables, sequences, views and composite types: columns and privileges.
+SELECT '9 relation', concat_ws(' | ', c.oid::regclass, c.relkind,
+       (SELECT string_agg(concat_ws(' ', a.attname, format_type(a.atttypid, a.atttypmod),
+                                    CASE WHEN a.attnotnull THEN 'not null' END,
+                                    'default ' || pg_get_expr(d.adbin, d.adrelid)),
+                          ', ' ORDER BY a.attnum)
+        FROM pg_attribute a
+        LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+        WHERE a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped),
+       c.relacl)
+FROM pg_flake_member m
+JOIN pg_class c ON (m.classid = 'pg_class'::regclass AND c.oid = m.objid)
+                OR (m.classid = 'pg_type'::regclass AND c.reltype = m.objid)
+UNION ALL
+SELECT '9 relation', pg_get_indexdef(i.indexrelid)
+FROM pg_flake_member m JOIN pg_index i ON m.classid = 'pg_class'::regclass AND i.indrelid = m.objid
+UNION ALL
+SELECT '9 relation', c.oid::regclass || ' AS ' || pg_get_viewdef(c.oid)
+FROM pg_flake_member m JOIN pg_class c ON m.classid = 'pg_class'::regclass AND c.oid = m.objid
+WHERE c.relkind = 'v'
+UNION ALL
+-- Functions whose EXECUTE is not PUBLIC's (revoked, granted).
+SELECT 'a privilege', p.oid::regprocedure || ' ' || p.proacl::text
+FROM pg_flake_member m JOIN pg_proc p ON m.classid = 'pg_proc'::regclass AND p.oid = m.objid
+WHERE p.proacl IS NOT NULL
+UNION ALL
+SELECT 'b configuration', concat_ws(' | ', x.extconfig::regclass[], x.extcondition)
+FROM pg_extension x WHERE x.extname = 'pg_flake' AND x.extconfig IS NOT NULL;

@@ -1,0 +1,199 @@
+-- Leases for application generators (README "Leases"): the reserved
+-- ranges, grants of disjoint windows, renewal, release, exhaustion, the
+-- servers' refusal to generate with a reserved node, and privileges. Times
+-- differ from run to run: only their relations are printed. (Restarts,
+-- failover and pg_dump: tests/servers/test_leases.py.)
+SET client_min_messages = warning;
+CREATE EXTENSION IF NOT EXISTS pg_flake;
+RESET client_min_messages;
+SET timezone = 'UTC';
+\set SHOW_CONTEXT never
+\getenv abs_srcdir PG_ABS_SRCDIR
+\set sqlstate_of :abs_srcdir '/include/sqlstate_of.sql'
+\i :sqlstate_of
+TRUNCATE pg_flake_lease_grants RESTART IDENTITY;
+
+-- The table and its sequence are extension configuration (pg_dump keeps
+-- their rows).
+SELECT unnest(extconfig)::regclass FROM pg_extension WHERE extname = 'pg_flake' ORDER BY 1;
+
+-- The default ranges: the top of each node field.
+SHOW pg_flake.lease_nodes;
+SELECT f AS format, r.* FROM unnest(ARRAY['sno', 'siq', 'snowflake', 'kuid96']) f,
+    LATERAL pg_flake_lease_range(f) r;
+
+-- A grant: the first unit of the range, a window starting now.
+SELECT lease_id, format, node, process, expires - not_before AS ttl,
+       not_before <= server_time AS started, server_time <= clock_timestamp() AS server_time_read,
+       epoch_ms, kuid_interval
+FROM pg_flake_lease('sno', 'app-1');
+SELECT lease_id, format, node, process, expires - not_before AS ttl, epoch_ms, kuid_interval
+FROM pg_flake_lease('siq', 'app-1', '1 min');
+SELECT lease_id, format, node, process, expires - not_before AS ttl, epoch_ms, kuid_interval
+FROM pg_flake_lease('kuid96', 'app-1');
+SELECT lease_id, format, node, process, expires - not_before AS ttl, epoch_ms, kuid_interval
+FROM pg_flake_lease('snowflake', 'app-1', '2 s');
+-- The next holder gets the next unit.
+SELECT lease_id, format, node, process FROM pg_flake_lease('sno', 'app-2');
+SELECT lease_id, format, node, process, holder, state FROM pg_flake_leases ORDER BY lease_id;
+
+-- Renewal: expires becomes at least now + ttl, never earlier.
+SELECT lease_id, expires - server_time BETWEEN interval '59 s' AND interval '60 s' AS one_minute_left
+FROM pg_flake_renew(1, '1 min');
+SELECT lease_id, expires - server_time > interval '59 s' AS not_shortened
+FROM pg_flake_renew(1, '1 s');
+
+-- Every Snowflake unit held (32: node 31, processes 0-31): exhaustion.
+SELECT count(*) AS more_leases, count(DISTINCT process) AS processes
+FROM generate_series(1, 31) g, LATERAL pg_flake_lease('snowflake', 'filler-' || g, '1 min') l;
+SELECT * FROM pg_flake_lease('snowflake', 'one too many');
+SELECT pg_temp.sqlstate_of($$SELECT pg_flake_lease('snowflake', 'one too many')$$);
+
+-- An expired lease: its unit goes to the next holder, whose window starts
+-- at or after the old one's end; the old lease cannot be renewed.
+SELECT pg_sleep_until(expires + interval '50 ms') FROM pg_flake_leases WHERE lease_id = 4;
+SELECT state FROM pg_flake_leases WHERE lease_id = 4;
+SELECT l.lease_id, l.node, l.process, l.not_before >= old.expires AS after_predecessor
+FROM pg_flake_lease('snowflake', 'successor') l, pg_flake_leases old WHERE old.lease_id = 4;
+-- (The messages name the time; it is masked here.)
+\set masked 'DO $$ BEGIN EXECUTE current_setting(''regress.statement''); EXCEPTION WHEN OTHERS THEN RAISE NOTICE ''% (%)'', regexp_replace(SQLERRM, '' at [^;]*;'', '' at …;''), SQLSTATE; END $$'
+SET regress.statement = 'SELECT pg_flake_renew(4)';
+:masked;
+SELECT pg_flake_release(4) AS released_expired;
+SELECT state FROM pg_flake_leases WHERE lease_id = 4;
+
+-- A release with last_used (clamped into the window): the successor starts
+-- 10 ms after it, which may be in the future.
+SELECT pg_flake_release(7, not_before + interval '20 s') AS released FROM pg_flake_leases
+WHERE lease_id = 7;
+SELECT pg_flake_release(7) AS released_twice;
+SELECT l.lease_id, l.node, l.process, l.not_before = old.last_used + interval '10 ms' AS at_last_use,
+       l.not_before > l.server_time AS starts_later
+FROM pg_flake_lease('snowflake', 'after a release') l, pg_flake_leases old WHERE old.lease_id = 7;
+-- Without last_used, the successor starts at the predecessor's expiry.
+SELECT pg_flake_release(8) AS released;
+SELECT l.lease_id, l.process, l.not_before = old.expires AS at_expiry
+FROM pg_flake_lease('snowflake', 'after a release') l, pg_flake_leases old WHERE old.lease_id = 8;
+-- last_used before the window counts as its start.
+SELECT pg_flake_release(9, '2000-01-01') AS released;
+SELECT last_used = not_before AS clamped FROM pg_flake_leases WHERE lease_id = 9;
+SET regress.statement = 'SELECT pg_flake_renew(9)';
+:masked;
+RESET regress.statement;
+SELECT state, count(*) FROM pg_flake_leases GROUP BY state ORDER BY state;
+
+-- A narrower range: one node of sno, 256 units; fewer units are counted.
+SET pg_flake.lease_nodes = 'sno=7, kuid96=4294967295';
+SELECT * FROM pg_flake_lease_range('sno');
+SELECT lease_id, node, process FROM pg_flake_lease('sno', 'narrow');
+SELECT lease_id, node, process FROM pg_flake_lease('kuid96', 'narrow');
+SELECT * FROM pg_flake_lease('kuid96', 'narrow');
+SET pg_flake.lease_nodes = 'snowflake=30-31';
+SELECT lease_id, node, process FROM pg_flake_lease('snowflake', 'wider');
+SET pg_flake.lease_nodes = 'siq=none';
+SELECT * FROM pg_flake_lease('siq', 'none reserved');
+RESET pg_flake.lease_nodes;
+
+-- A server never generates with a reserved node, and no lease is granted
+-- while it would: pg_flake_node() shows why.
+SET pg_flake.node = 255;
+SELECT format, node, problem FROM pg_flake_node() WHERE format IN ('sno', 'siq') ORDER BY 1;
+SELECT sno_generate();
+SELECT * FROM pg_flake_lease('sno', 'overlap');
+RESET pg_flake.node;
+SET pg_flake.snowflake_worker = 31;
+SELECT snowflake_generate();
+SELECT * FROM pg_flake_lease('snowflake', 'overlap');
+RESET pg_flake.snowflake_worker;
+SET pg_flake.lease_nodes = 'kuid96=65742641';
+SET pg_flake.kuid_node = 'uid@127.0.0.1';
+SELECT kuid96_generate();
+SET pg_flake.lease_nodes = 'sno=3, siq=3';
+SET pg_flake.node = 3;
+SELECT sno_generate();
+SELECT siq_generate('user');
+RESET ALL;
+SET timezone = 'UTC';
+SELECT count(*) AS generates FROM pg_flake_node() WHERE problem IS NULL;
+SELECT sno_generate() IS NOT NULL AS generates;
+
+-- Bad arguments and settings, and the SQLSTATE of every error above.
+SET pg_flake.lease_nodes = 'sno=256';
+SET pg_flake.lease_nodes = 'sno=5-4';
+SELECT * FROM pg_flake_lease('kuid64', 'app');
+SELECT * FROM pg_flake_lease('flaxid', 'app');
+SELECT * FROM pg_flake_lease('uuid', 'app');
+SELECT * FROM pg_flake_lease('sno', '');
+SELECT * FROM pg_flake_lease('sno', 'app', '10 ms');
+SELECT * FROM pg_flake_renew(1, '2 days');
+SELECT * FROM pg_flake_renew(1000);
+SELECT pg_flake_release(1000);
+SELECT statement, pg_temp.sqlstate_of(statement) FROM (VALUES
+    ($$SET pg_flake.lease_nodes = 'sno=256'$$),
+    ($$SET pg_flake.lease_nodes = 'bogus=1'$$),
+    ($$SET pg_flake.lease_nodes = 'sno=5-4'$$),
+    ($$SET pg_flake.lease_nodes = 'sno=1,sno=2'$$),
+    ($$SET pg_flake.lease_nodes = 'snowflake'$$),
+    ($$SELECT pg_flake_lease('kuid64', 'app')$$),
+    ($$SELECT pg_flake_lease('distributed_id', 'app')$$),
+    ($$SELECT pg_flake_lease('SNO', 'app')$$),
+    ($$SELECT pg_flake_lease(NULL, 'app')$$),
+    ($$SELECT pg_flake_lease('sno', '')$$),
+    ($$SELECT pg_flake_lease('sno', NULL)$$),
+    ($$SELECT pg_flake_lease('sno', repeat('x', 201))$$),
+    ($$SELECT pg_flake_lease('sno', 'app', '999 ms')$$),
+    ($$SELECT pg_flake_lease('sno', 'app', '1 day 1 s')$$),
+    ($$SELECT pg_flake_lease('sno', 'app', NULL)$$),
+    ($$SELECT pg_flake_renew(1000)$$),
+    ($$SELECT pg_flake_renew(1, '0 s')$$),
+    ($$SELECT pg_flake_release(1000)$$),
+    ($$SELECT pg_flake_renew(4)$$),
+    ($$SELECT pg_flake_renew(9)$$)) s(statement);
+SET pg_flake.lease_nodes = 'siq=none';
+SELECT statement, pg_temp.sqlstate_of(statement) FROM (VALUES
+    ($$SELECT pg_flake_lease('siq', 'app')$$)) s(statement);
+RESET pg_flake.lease_nodes;
+SET pg_flake.node = 255;
+SELECT statement, pg_temp.sqlstate_of(statement) FROM (VALUES
+    ($$SELECT pg_flake_lease('sno', 'app')$$),
+    ($$SELECT sno_generate()$$),
+    ($$SELECT siq_generate('user')$$)) s(statement);
+RESET pg_flake.node;
+
+-- Privileges: a role without the grant can neither lease nor read leases;
+-- with it, it can (the functions are SECURITY DEFINER), but not touch the
+-- table nor change the range.
+CREATE ROLE regress_flake_lease_app;
+SET ROLE regress_flake_lease_app;
+SELECT * FROM pg_flake_lease('sno', 'no grant');
+SELECT statement, pg_temp.sqlstate_of(statement) FROM (VALUES
+    ($$SELECT pg_flake_lease('sno', 'no grant')$$),
+    ($$SELECT pg_flake_renew(1)$$),
+    ($$SELECT pg_flake_release(1)$$),
+    ($$SELECT pg_flake_lease_range('sno')$$),
+    ($$SELECT * FROM pg_flake_leases$$),
+    ($$SELECT * FROM pg_flake_lease_grants$$),
+    ($$SET pg_flake.lease_nodes = 'sno=1'$$)) s(statement);
+RESET ROLE;
+GRANT EXECUTE ON FUNCTION pg_flake_lease(text, text, interval), pg_flake_renew(bigint, interval),
+    pg_flake_release(bigint, timestamptz) TO regress_flake_lease_app;
+GRANT SELECT ON pg_flake_leases TO regress_flake_lease_app;
+SET ROLE regress_flake_lease_app;
+SELECT lease_id, format, node, process FROM pg_flake_lease('sno', 'granted');
+SELECT r.lease_id, r.expires > r.server_time AS renewed
+FROM pg_flake_leases l, LATERAL pg_flake_renew(l.lease_id) r WHERE l.holder = 'granted';
+SELECT pg_flake_release(lease_id) FROM pg_flake_leases WHERE holder = 'granted';
+SELECT holder, state FROM pg_flake_leases WHERE holder = 'granted';
+SELECT statement, pg_temp.sqlstate_of(statement) FROM (VALUES
+    ($$SELECT pg_flake_lease_range('sno')$$),
+    ($$SELECT * FROM pg_flake_lease_grants$$),
+    ($$DELETE FROM pg_flake_lease_grants$$),
+    ($$SET pg_flake.lease_nodes = 'sno=1'$$)) s(statement);
+RESET ROLE;
+DROP OWNED BY regress_flake_lease_app;
+DROP ROLE regress_flake_lease_app;
+
+-- The functions run with a fixed search_path and synchronous_commit = on.
+SELECT proname, prosecdef, proconfig FROM pg_proc
+WHERE proname IN ('pg_flake_lease', 'pg_flake_renew', 'pg_flake_release') ORDER BY 1;
+TRUNCATE pg_flake_lease_grants RESTART IDENTITY;
