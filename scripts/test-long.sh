@@ -189,13 +189,15 @@ part_load() {
 
 # --- nodes --------------------------------------------------------------
 # The three publishers, and node_conf NAME: their node settings as
-# |-separated configuration lines (edge values of every range included).
+# |-separated configuration lines (edge values of every range included:
+# node3 takes the nodes reserved for leases by default, so it frees them
+# with pg_flake.lease_nodes, README "Leases").
 NODE_NAMES=(node1 node2 node3)
 node_conf() {
     case $1 in
     node1) echo "pg_flake.sno_node = 1|pg_flake.siq_node = 1|pg_flake.snowflake_worker = 1|pg_flake.kuid_node = 'alpha@127.0.0.1'" ;;
     node2) echo "pg_flake.sno_node = 128|pg_flake.siq_node = 128|pg_flake.snowflake_worker = 16|pg_flake.kuid_node = 'beta@127.0.0.1'" ;;
-    node3) echo "pg_flake.sno_node = 255|pg_flake.siq_node = 255|pg_flake.snowflake_worker = 31|pg_flake.kuid_node = 'gamma@127.0.0.1'" ;;
+    node3) echo "pg_flake.sno_node = 255|pg_flake.siq_node = 255|pg_flake.snowflake_worker = 31|pg_flake.kuid_node = 'gamma@127.0.0.1'|pg_flake.lease_nodes = 'sno=none, siq=none, snowflake=none'" ;;
     esac
 }
 
