@@ -6,7 +6,13 @@ process and to times inside its window."""
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
+import time
 from datetime import datetime, timedelta, timezone
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -486,3 +492,156 @@ def test_siq_vectors(v):
             kind=parts["kind"],
         )
         assert bytes(got).hex() == v["bytes_hex"]
+
+
+# --- against a server with pg_flake_lease (PG_FLAKE_TEST_DSN) ----------------------------
+
+REPO = Path(__file__).resolve().parents[2]
+
+# node, process and time of an ID, decoded in SQL, with the lease's epoch or interval.
+DECODE = {
+    "sno": "SELECT (p).partition >> 8, (p).partition & 255, (p).time"
+    " FROM (SELECT sno_parts(x::sno) p FROM unnest(%s::text[]) x) s",
+    "siq": "SELECT (p).domain_hash >> 24, (p).shard, (p).time"
+    " FROM (SELECT siq_parts(x::siq) p FROM unnest(%s::text[]) x) s",
+    "kuid96": "SELECT (p).node, 0, (p).time"
+    " FROM (SELECT kuid96_parts(x::kuid96, %s) p FROM unnest(%s::text[]) x) s",
+    "snowflake": "SELECT (p).worker, (p).process, (p).time"
+    " FROM (SELECT snowflake_parts(x::bigint, %s) p FROM unnest(%s::text[]) x) s",
+}
+SQL_TYPE = {"sno": "sno", "siq": "siq", "kuid96": "kuid96", "snowflake": "bigint"}
+# The same for a table's column id, with the server's own interval and epoch
+# (which the lease rows carry).
+COLUMNS = {
+    "sno": "(sno_parts(id)).time, (sno_parts(id)).partition >> 8, (sno_parts(id)).partition & 255",
+    "siq": "(siq_parts(id)).time, (siq_parts(id)).domain_hash >> 24, (siq_parts(id)).shard",
+    "kuid96": "(kuid96_parts(id)).time, (kuid96_parts(id)).node, 0",
+    "snowflake": "(snowflake_parts(id)).time, (snowflake_parts(id)).worker,"
+    " (snowflake_parts(id)).process",
+}
+
+
+@pytest.fixture
+def lease_dsn(dsn: str) -> str:
+    import psycopg
+
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        found = conn.execute(
+            "SELECT to_regprocedure('pg_flake_lease(text,text,interval)') IS NOT NULL"
+        ).fetchone()
+        if not found or not found[0]:
+            pytest.skip("the server's pg_flake has no pg_flake_lease (0.3.0)")
+    return dsn
+
+
+def decoded(conn: Any, fmt: str, lease: Lease, ids: list[Any]) -> list[tuple[int, int, datetime]]:
+    extra = {"kuid96": [lease.kuid_interval], "snowflake": [lease.epoch_ms]}.get(fmt, [])
+    return conn.execute(DECODE[fmt], [*extra, [str(i) for i in ids]]).fetchall()
+
+
+@pytest.mark.parametrize("fmt", ["sno", "snowflake", "kuid96", "siq"])
+def test_ids_decode_in_sql_to_the_lease(lease_dsn, fmt):
+    import psycopg
+
+    with psycopg.connect(lease_dsn, autocommit=True) as conn:
+        gen = LeasedGenerator.take(conn, fmt, f"test_lease {fmt}", ttl=1.0)
+        first = gen.lease
+        ids = []
+        end = time.monotonic() + 1.3  # past the renewal due at 0.4 s
+        while time.monotonic() < end:
+            ids.append(gen.generate())
+            time.sleep(0.0005)
+        lease = gen.lease
+        assert lease.lease_id == first.lease_id and lease.expires > first.expires  # renewed
+        assert len(set(ids)) == len(ids) > 500
+        rows = decoded(conn, fmt, lease, ids)
+        assert {(node, process) for node, process, _ in rows} == {(lease.node, lease.process)}
+        times = [t for _, _, t in rows]
+        assert lease.not_before <= min(times) and max(times) < lease.expires
+        assert times == sorted(times)
+        # As the types order them: the order made.
+        if fmt != "snowflake":
+            sorted_ids = conn.execute(
+                f"SELECT array_agg(x::{fmt} ORDER BY x::{fmt})::text[] FROM unnest(%s::text[]) x",
+                [[str(i) for i in ids]],
+            ).fetchone()[0]
+            assert sorted_ids == [str(i) for i in ids]
+        assert gen.release() is True
+        state, last_used = conn.execute(
+            "SELECT state, last_used FROM pg_flake_leases WHERE lease_id = %s", [lease.lease_id]
+        ).fetchone()
+        assert state == "released" and last_used == gen.last_used
+
+
+def test_a_released_units_successor_starts_after_the_last_use(lease_dsn):
+    import psycopg
+
+    with psycopg.connect(lease_dsn, autocommit=True) as conn:
+        held = []
+        try:
+            gen = LeasedGenerator.sno(conn, "test_lease successor", ttl=60.0)
+            held.append(gen)
+            last = gen.generate()
+            gen.release()
+            # Take until we get the same unit back (never-leased units come first).
+            for _ in range(300):
+                nxt = LeasedGenerator.sno(conn, "test_lease successor", ttl=60.0)
+                held.append(nxt)
+                if (nxt.lease.node, nxt.lease.process) == (gen.lease.node, gen.lease.process):
+                    break
+            else:
+                pytest.skip("the same unit did not come back")
+            assert nxt.lease.not_before >= gen.last_used
+            assert nxt.generate() > last
+        finally:
+            for g in held:
+                g.release()
+
+
+def test_writer_runs_cleanly(lease_dsn, tmp_path):
+    import psycopg
+
+    formats = ["sno", "sno", "snowflake", "kuid96", "siq"]
+    with psycopg.connect(lease_dsn, autocommit=True) as conn:
+        for fmt in set(formats):
+            conn.execute(f"DROP TABLE IF EXISTS test_lease_writer_{fmt}")
+            conn.execute(
+                f"CREATE TABLE test_lease_writer_{fmt}"
+                f" (id {SQL_TYPE[fmt]} PRIMARY KEY, lease_id bigint NOT NULL)"
+            )
+    env = {**os.environ, "PYTHONPATH": str(REPO / "python")}
+    procs = [
+        subprocess.Popen(
+            [
+                sys.executable,
+                str(REPO / "tests" / "servers" / "lease_writer.py"),
+                *("--dsn", lease_dsn, "--format", fmt, "--holder", f"writer-{n}"),
+                *("--ttl-ms", "1000", "--table", f"test_lease_writer_{fmt}", "--seconds", "5"),
+            ],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for n, fmt in enumerate(formats)
+    ]
+    outputs = [p.communicate(timeout=60) for p in procs]
+    leases: dict[str, set[int]] = {}
+    for fmt, p, (out, err) in zip(formats, procs, outputs):
+        assert p.returncode == 0, err
+        lines = [json.loads(line) for line in out.splitlines()]
+        assert len(lines) == 1 and "expired" not in err, (out, err)
+        leases.setdefault(fmt, set()).update(line["lease_id"] for line in lines)
+    with psycopg.connect(lease_dsn, autocommit=True) as conn:
+        for fmt, ids in leases.items():
+            table = f"test_lease_writer_{fmt}"
+            count, outside, unknown = conn.execute(
+                f"SELECT count(*), count(*) FILTER (WHERE l.lease_id IS NOT NULL AND NOT"
+                f" (t >= l.not_before AND t < l.expires AND n = l.node AND pr = l.process)),"
+                f" count(*) FILTER (WHERE l.lease_id IS NULL)"
+                f" FROM (SELECT lease_id, {COLUMNS[fmt]} FROM {table}) x (lease_id, t, n, pr)"
+                f" LEFT JOIN pg_flake_leases l USING (lease_id)"
+            ).fetchone()
+            assert count > 1000 and outside == 0 and unknown == 0
+            assert set(r[0] for r in conn.execute(f"SELECT DISTINCT lease_id FROM {table}")) == ids
+            conn.execute(f"DROP TABLE {table}")
