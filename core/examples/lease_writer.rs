@@ -81,7 +81,8 @@ fn take<F: LeasedFormat>(
             }
             // Every unit held: wait for an expiry while there is time.
             Err(LeaseError::Database(e))
-                if e.code() == Some(&SqlState::INSUFFICIENT_RESOURCES) && Instant::now() < end =>
+                if e.code() == Some(&SqlState::CONFIGURATION_LIMIT_EXCEEDED)
+                    && Instant::now() < end =>
             {
                 std::thread::sleep(Duration::from_millis(100));
             }

@@ -104,8 +104,15 @@ impl<F: LeasedFormat> Leased<F> {
         let lease_id = self.generator.lease().lease_id;
         match client.query_one(&sql, &[&lease_id, &ttl_micros(self.ttl)]) {
             Ok(row) => {
-                let lease = Lease::from_row(&row).map_err(LeaseError::Database)?;
-                self.generator.renewed(lease)
+                // A row that does not fit (a server without this lease's
+                // columns, another lease) will not get better by retrying.
+                let renewed = Lease::from_row(&row)
+                    .map_err(LeaseError::Database)
+                    .and_then(|lease| self.generator.renewed(lease));
+                if renewed.is_err() {
+                    self.generator.renewal_failed(false);
+                }
+                renewed
             }
             Err(e) => {
                 let gone = matches!(
