@@ -299,3 +299,69 @@ fn renew_timing_starts_at_not_before() {
     advance(&mut g, 5 * SEC);
     assert!(g.renewal_due());
 }
+
+/// For windows starting and ending anywhere inside a unit, the first ID
+/// decodes to a time at or after not_before and the last ID's unit ends by
+/// the limit (kuid96's short last unit of a second, SIQ's ticks that start
+/// between microseconds).
+fn edges<F: LeasedFormat>(
+    format: &str,
+    options: &F::Options,
+    id_micros: impl Fn(&F::Id) -> i64,
+    unit_micros: i64,
+) {
+    for offset in (0..1_000_000).step_by(997) {
+        let mut l = lease(format, 1, 0, 2);
+        l.not_before = T0 + offset;
+        l.server_time = l.not_before;
+        l.expires = l.not_before + 2 * SEC + offset % 7919;
+        let limit = l.expires - 200_000;
+        let mut g =
+            LeasedGenerator::<F, _>::new(l.clone(), options, ttl(2), Scripted::default()).unwrap();
+        let first = id_micros(&g.generate().unwrap());
+        assert!(first >= l.not_before, "{format} {offset}: {first}");
+        assert!(
+            first - l.not_before <= unit_micros,
+            "{format} {offset}: {first}"
+        );
+        // One ID every third of a unit, from two units before the limit.
+        advance(&mut g, limit - 2 * unit_micros - first);
+        let mut last = None;
+        loop {
+            match g.generate() {
+                Ok(id) => last = Some(id_micros(&id)),
+                Err(LeaseError::Expired { .. }) => break,
+                Err(e) => panic!("{e}"),
+            }
+            advance(&mut g, (unit_micros / 3).max(1));
+        }
+        let last = last.expect("an ID in the last unit");
+        // The unit's end: kuid96's unit 976 ends with its second.
+        let end = if format == "kuid96" {
+            (last + 1024).min((last / SEC + 1) * SEC)
+        } else {
+            last + unit_micros
+        };
+        assert!(
+            end <= limit + 1,
+            "{format} {offset}: last unit {last}..{end} limit {limit}"
+        );
+        assert!(
+            limit - last <= 2 * unit_micros + 1,
+            "{format} {offset}: last {last} limit {limit}"
+        );
+    }
+}
+
+#[test]
+fn window_edges_inside_units() {
+    edges::<SnoLease>("sno", &SnoOptions::default(), |id| id.unix_micros(), 4000);
+    edges::<SnowflakeLease>(
+        "snowflake",
+        &(),
+        |id| crate::snowflake::timestamp(*id, crate::snowflake::DEFAULT_EPOCH_MILLIS).unwrap(),
+        1000,
+    );
+    edges::<Kuid96Lease>("kuid96", &(), |id| id.timestamp(8).unwrap(), 1024);
+    edges::<SiqLease>("siq", &SiqOptions::default(), |id| id.unix_micros(), 16);
+}
