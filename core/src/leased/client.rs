@@ -82,8 +82,19 @@ impl<F: LeasedFormat> Leased<F> {
         // The clock starts now that the answer has arrived; server_time was
         // read just before the server sent it, so the estimate runs behind
         // the database by the reply's latency (the safety margin covers it).
-        let generator = LeasedGenerator::new(lease, &options, ttl, InstantMonotonic::default())?;
-        Ok(Leased { generator, ttl })
+        let lease_id = lease.lease_id;
+        match LeasedGenerator::new(lease, &options, ttl, InstantMonotonic::default()) {
+            Ok(generator) => Ok(Leased { generator, ttl }),
+            Err(e) => {
+                // A row this generator cannot use (another format, a field
+                // outside the format's): hand the unit back at once, unused.
+                let _ = client.execute(
+                    "SELECT pg_flake_release($1, NULL::timestamptz)",
+                    &[&lease_id],
+                );
+                Err(e)
+            }
+        }
     }
 
     pub fn lease(&self) -> &Lease {
