@@ -34,6 +34,7 @@ pub mod distributed_id;
 pub mod distributed_id128;
 pub mod flaxid;
 pub mod kuid;
+pub mod leased;
 pub mod numeric;
 pub mod public_id;
 pub mod siq;
