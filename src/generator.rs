@@ -35,9 +35,9 @@ use std::thread::LocalKey;
 pub fn slot() -> (u32, u32) {
     // SAFETY: plain globals that PostgreSQL sets before any SQL runs.
     unsafe {
-        #[cfg(any(feature = "pg13", feature = "pg14", feature = "pg15", feature = "pg16"))]
+        #[cfg(not(proc_number))]
         let slot = pg_sys::MyBackendId - 1;
-        #[cfg(not(any(feature = "pg13", feature = "pg14", feature = "pg15", feature = "pg16")))]
+        #[cfg(proc_number)]
         let slot = pg_sys::MyProcNumber;
         (slot.max(0) as u32, pg_sys::MaxBackends.max(1) as u32)
     }

@@ -171,9 +171,9 @@ impl FormatSetting {
     pub unsafe fn check(source: pg_sys::GucSource::Type, extra: *mut *mut c_void) -> bool {
         // SAFETY: PostgreSQL frees `extra` with guc_free() (16+) or free().
         unsafe {
-            #[cfg(not(any(feature = "pg13", feature = "pg14", feature = "pg15")))]
+            #[cfg(guc_malloc)]
             let flag = pg_sys::guc_malloc(pg_sys::LOG as i32, 1).cast::<bool>();
-            #[cfg(any(feature = "pg13", feature = "pg14", feature = "pg15"))]
+            #[cfg(not(guc_malloc))]
             let flag = libc::malloc(1).cast::<bool>();
             if flag.is_null() {
                 return false;

@@ -47,13 +47,8 @@ pub fn register(users: impl Iterator<Item = &'static dyn SharedState>) {
         // SAFETY: _PG_init runs in the postmaster before shared memory
         // exists; the previous hooks are kept and called.
         unsafe {
-            #[cfg(any(feature = "pg13", feature = "pg14"))]
-            request_space();
-            #[cfg(not(any(feature = "pg13", feature = "pg14")))]
-            {
-                PREVIOUS_REQUEST_HOOK = pg_sys::shmem_request_hook;
-                pg_sys::shmem_request_hook = Some(on_shmem_request);
-            }
+            PREVIOUS_REQUEST_HOOK = pg_sys::shmem_request_hook;
+            pg_sys::shmem_request_hook = Some(on_shmem_request);
             PREVIOUS_STARTUP_HOOK = pg_sys::shmem_startup_hook;
             pg_sys::shmem_startup_hook = Some(on_shmem_startup);
         }
@@ -88,7 +83,6 @@ unsafe fn attach_all(area: *mut u8, fresh: bool) {
 }
 
 static mut PREVIOUS_STARTUP_HOOK: pg_sys::shmem_startup_hook_type = None;
-#[cfg(not(any(feature = "pg13", feature = "pg14")))]
 static mut PREVIOUS_REQUEST_HOOK: pg_sys::shmem_request_hook_type = None;
 
 unsafe fn request_space() {
@@ -97,7 +91,6 @@ unsafe fn request_space() {
     unsafe { pg_sys::RequestAddinShmemSpace(size) };
 }
 
-#[cfg(not(any(feature = "pg13", feature = "pg14")))]
 #[pgrx::pg_guard]
 unsafe extern "C-unwind" fn on_shmem_request() {
     // SAFETY: the hook chain PostgreSQL expects.
@@ -161,7 +154,7 @@ unsafe extern "C-unwind" fn release_at_shutdown(code: i32, _arg: pg_sys::Datum) 
 ///
 /// The segment's name carries the layout's version and size: a library
 /// with another layout never attaches a segment an older one made.
-#[cfg(not(any(feature = "pg13", feature = "pg14", feature = "pg15", feature = "pg16")))]
+#[cfg(named_dsm)]
 pub fn attach_dynamic() {
     use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
     static ATTACHED: AtomicBool = AtomicBool::new(false);
@@ -221,8 +214,8 @@ pub fn attach_dynamic() {
 
 /// The version of the DSM segment's layout (its header and how the users'
 /// states follow it), in the segment's name.
-#[cfg(not(any(feature = "pg13", feature = "pg14", feature = "pg15", feature = "pg16")))]
+#[cfg(named_dsm)]
 const DSM_LAYOUT_VERSION: u32 = 2;
 
-#[cfg(any(feature = "pg13", feature = "pg14", feature = "pg15", feature = "pg16"))]
+#[cfg(not(named_dsm))]
 pub fn attach_dynamic() {}

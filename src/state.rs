@@ -264,11 +264,11 @@ mod tests {
         Spi::run("SELECT sno_generate(), siq_generate('user'), kuid64_generate()").unwrap();
         let modes =
             text_of("SELECT string_agg(DISTINCT mode, ',') FROM pg_flake_generator_state()");
-        #[cfg(not(any(feature = "pg17", feature = "pg18")))]
+        #[cfg(not(named_dsm))]
         assert_eq!(modes.as_deref(), Some("backend"));
         // From PostgreSQL 17 on, a named DSM segment gives shared mode
         // without preloading.
-        #[cfg(any(feature = "pg17", feature = "pg18"))]
+        #[cfg(named_dsm)]
         assert_eq!(modes.as_deref(), Some("shared"));
     }
 

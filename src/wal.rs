@@ -38,7 +38,6 @@ static LEARN: std::sync::OnceLock<Learn> = std::sync::OnceLock::new();
 
 /// Registers the resource manager (from `_PG_init`, while preloading); a
 /// replayed mark goes to `learn`.
-#[cfg(not(any(feature = "pg13", feature = "pg14")))]
 pub fn register(learn: Learn) {
     let _ = LEARN.set(learn);
     static RESOURCE_MANAGER: std::sync::OnceLock<Manager> = std::sync::OnceLock::new();
@@ -56,9 +55,6 @@ pub fn register(learn: Learn) {
     unsafe { pg_sys::RegisterCustomRmgr(RESOURCE_MANAGER_ID, &manager.0 as *const _ as *mut _) };
     REGISTERED.store(true, Ordering::Relaxed);
 }
-
-#[cfg(any(feature = "pg13", feature = "pg14"))]
-pub fn register(_learn: Learn) {}
 
 /// `RmgrData` holds C string pointers to statics: safe to share.
 struct Manager(pg_sys::RmgrData);
@@ -93,7 +89,6 @@ pub fn registered() -> bool {
 
 use flake_core::lineage::{mark_record as record, parse_mark_record as parse};
 
-#[cfg(not(any(feature = "pg13", feature = "pg14")))]
 fn log(data: &[u8]) {
     // SAFETY: the standard sequence for a record without buffers; the data
     // lives until XLogInsert has copied it.
@@ -102,10 +97,9 @@ fn log(data: &[u8]) {
             return;
         }
         pg_sys::XLogBeginInsert();
-        #[cfg(not(any(feature = "pg15", feature = "pg16", feature = "pg17")))]
-        pg_sys::XLogRegisterData(data.as_ptr().cast(), data.len() as u32);
-        #[cfg(any(feature = "pg15", feature = "pg16", feature = "pg17"))]
-        pg_sys::XLogRegisterData(data.as_ptr() as *mut _, data.len() as i32);
+        // The pointer is `char *` before 18 and the length `int` on 15:
+        // both casts take whatever the version's signature says.
+        pg_sys::XLogRegisterData(data.as_ptr() as _, data.len() as _);
         let lsn = pg_sys::XLogInsert(RESOURCE_MANAGER_ID, XLOG_PG_FLAKE_MARK);
         pg_sys::XLogFlush(lsn);
         lsn
@@ -124,7 +118,6 @@ fn log(data: &[u8]) {
 /// anyone waits) and sleeps on the latch (1 ms, doubling to 10 ms) between
 /// looks, so a cancel, `statement_timeout` or terminate ends it at once
 /// through `CHECK_FOR_INTERRUPTS` (57014, or FATAL for terminate).
-#[cfg(not(any(feature = "pg13", feature = "pg14")))]
 fn wait_for_synchronous_standbys(lsn: pg_sys::XLogRecPtr) {
     let mut sleep_ms: std::ffi::c_long = 1;
     loop {
@@ -152,7 +145,6 @@ fn wait_for_synchronous_standbys(lsn: pg_sys::XLogRecPtr) {
 /// Whether `lsn` needs no more waiting: the synchronous standbys confirmed
 /// it flushed, or there are none (as `SyncRepWaitForLSN` decides, less its
 /// test of `synchronous_commit`).
-#[cfg(not(any(feature = "pg13", feature = "pg14")))]
 fn confirmed(lsn: pg_sys::XLogRecPtr) -> bool {
     // SAFETY: WalSndCtl is shared memory set up with the server; its fields
     // read here are a byte and an aligned 8-byte position, which a read sees
@@ -181,14 +173,10 @@ fn confirmed(lsn: pg_sys::XLogRecPtr) -> bool {
     }
 }
 
-#[cfg(any(feature = "pg13", feature = "pg14"))]
-fn log(_data: &[u8]) {}
-
 /// The main data of the record being replayed or described.
 ///
 /// # Safety
 /// `record` must be a decoded record of pg_flake's resource manager.
-#[cfg(not(any(feature = "pg13", feature = "pg14")))]
 unsafe fn main_data<'a>(record: *mut pg_sys::XLogReaderState) -> &'a [u8] {
     unsafe {
         let decoded = (*record).record;
@@ -202,7 +190,6 @@ unsafe fn main_data<'a>(record: *mut pg_sys::XLogReaderState) -> &'a [u8] {
 /// Redo: the mark goes to what `register` was given (the generator of the
 /// record's format learns it, in shared memory and in this server's marks
 /// file).
-#[cfg(not(any(feature = "pg13", feature = "pg14")))]
 #[pgrx::pg_guard]
 unsafe extern "C-unwind" fn redo(record: *mut pg_sys::XLogReaderState) {
     // SAFETY: PostgreSQL replays one of our records.
@@ -214,7 +201,6 @@ unsafe extern "C-unwind" fn redo(record: *mut pg_sys::XLogReaderState) {
     }
 }
 
-#[cfg(not(any(feature = "pg13", feature = "pg14")))]
 #[pgrx::pg_guard]
 unsafe extern "C-unwind" fn describe(
     buf: pg_sys::StringInfo,
@@ -237,7 +223,6 @@ unsafe extern "C-unwind" fn describe(
     }
 }
 
-#[cfg(not(any(feature = "pg13", feature = "pg14")))]
 unsafe extern "C-unwind" fn identify(info: u8) -> *const std::ffi::c_char {
     if info & !(pg_sys::XLR_INFO_MASK as u8) == XLOG_PG_FLAKE_MARK {
         c"MARK".as_ptr()

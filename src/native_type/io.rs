@@ -27,7 +27,7 @@ pub trait FromBinary: FlakeId {
 ///
 /// # Safety
 /// `fcinfo` must be the current call's.
-#[cfg(not(any(feature = "pg13", feature = "pg14", feature = "pg15")))]
+#[cfg(soft_errors)]
 unsafe fn soft_context(fcinfo: pg_sys::FunctionCallInfo) -> Option<*mut pg_sys::Node> {
     let context = unsafe { (*fcinfo).context };
     (!context.is_null() && unsafe { (*context).type_ } == pg_sys::NodeTag::T_ErrorSaveContext)
@@ -46,7 +46,7 @@ unsafe fn datum_or_fail<T: FlakeId>(
     match value {
         Ok(value) => datum_of(value.bytes()),
         Err(error) => {
-            #[cfg(not(any(feature = "pg13", feature = "pg14", feature = "pg15")))]
+            #[cfg(soft_errors)]
             if let Some(context) = unsafe { soft_context(fcinfo) } {
                 // SAFETY: the call's own soft-error context.
                 unsafe { crate::errors::save(context, &error) };
@@ -123,10 +123,7 @@ pub unsafe fn from_bytea<T: FromBinary>(fcinfo: pg_sys::FunctionCallInfo) -> pg_
     unsafe { datum_or_fail(fcinfo, T::from_bytea(bytes)) }
 }
 
-#[cfg(all(
-    any(test, feature = "pg_test"),
-    not(any(feature = "pg13", feature = "pg14", feature = "pg15"))
-))]
+#[cfg(all(any(test, feature = "pg_test"), soft_errors))]
 #[pgrx::pg_schema]
 mod tests {
     use pgrx::prelude::*;

@@ -25,7 +25,7 @@ pub mod datum;
 #[cfg(test)]
 pub mod ddl;
 pub mod io;
-#[cfg(feature = "pg18")]
+#[cfg(skip_support)]
 pub mod skipsupport;
 pub mod sortsupport;
 
@@ -113,7 +113,7 @@ macro_rules! native_type {
                 _from_bytea => io::from_bytea::<$core>,
                 _sortsupport => sortsupport::sortsupport::<$core>
             );
-            #[cfg(feature = "pg18")]
+            #[cfg(skip_support)]
             $crate::native_type::native_type!(@guarded $sql,
                 _skipsupport => skipsupport::skipsupport::<$core>
             );
