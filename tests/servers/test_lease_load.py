@@ -2,12 +2,13 @@
 "Generating IDs in your application"): for a minute the database fills a
 table per format with its own defaults while separate Rust and Python
 processes lease units and insert IDs they make themselves. Holders are
-killed with SIGKILL and replaced, one runs with its clock 10 s ahead and one
-10 s behind (libfaketime), one is paused past its lease's expiry (SIGSTOP,
-SIGCONT) and must take a new lease rather than go on, and the TTL is short
-so that renewals and expiries happen all the time. Every insert succeeds
-(no duplicate key) and every application ID carries its lease's node and
-process and a time inside its lease's window.
+killed with SIGKILL and replaced (kuid96 has two units only, so a killed
+holder's unit goes to a waiting process once its lease expires), one runs
+with its clock 10 s ahead and one 10 s behind (libfaketime), one is paused
+past its lease's expiry (SIGSTOP, SIGCONT) and must take a new lease rather
+than go on, and the TTL is short so that renewals and expiries happen all
+the time. Every insert succeeds (no duplicate key) and every application ID
+carries its lease's node and process and a time inside its lease's window.
 
 ``PG_FLAKE_LEASE_SECONDS`` (default 60) sets the length of the run."""
 
@@ -126,7 +127,7 @@ def start_writer(kind, fmt, name, dsn, seconds, out, rust_writer, clock=None) ->
         "--table",
         f"t_{fmt}",
         "--seconds",
-        str(seconds),
+        str(round(seconds)),
     ]
     env = {}
     if kind == "rust":
@@ -145,12 +146,16 @@ def database_defaults(server, stop: threading.Event, counts: dict) -> None:
     with server.connect("flake") as conn:
         while not stop.is_set():
             for fmt in FORMATS:
-                conn.execute(f"INSERT INTO t_{fmt} (lease_id) SELECT NULL FROM generate_series(1, 50)")
+                conn.execute(
+                    f"INSERT INTO t_{fmt} (lease_id) SELECT NULL FROM generate_series(1, 50)"
+                )
                 counts[fmt] = counts.get(fmt, 0) + 50
 
 
 def test_application_and_database_ids_never_collide(servers, rust_writer, tmp_path):
-    db = servers("primary").init(preload=True)
+    # Two kuid96 units only: a killed holder's unit must go to the next
+    # holder once its lease expires (53400 until then).
+    db = servers("primary").init("pg_flake.lease_nodes = 'kuid96=4294967294-4294967295'")
     db.start()
     db.create_database()
     # The application's role: leases and inserts, nothing else.
@@ -191,12 +196,14 @@ def test_application_and_database_ids_never_collide(servers, rust_writer, tmp_pa
     # Holders killed mid-lease, and successors that take their units once
     # the leases expire.
     at(SECONDS * 0.2)
-    for name in ("rust-sno", "py-snowflake"):
+    for name in ("rust-sno", "py-snowflake", "rust-kuid96-ahead"):
         victim = next(w for w in writers if w.name == name)
         victim.kill()
     rest = SECONDS * 0.75
     writers.append(start("rust", "sno", "rust-sno-2", seconds=rest))
     writers.append(start("python", "snowflake", "py-snowflake-2", seconds=rest))
+    writers.append(start("rust", "kuid96", "rust-kuid96-2", seconds=rest))
+    writers.append(start("python", "kuid96", "py-kuid96-3", seconds=rest))
 
     # A holder paused well past its lease's expiry.
     at(SECONDS * 0.35)
@@ -207,7 +214,7 @@ def test_application_and_database_ids_never_collide(servers, rust_writer, tmp_pa
 
     at(SECONDS * 0.5)
     writers.append(start("python", "sno", "py-sno-late", seconds=SECONDS * 0.45))
-    writers.append(start("rust", "kuid96", "rust-kuid96-late", seconds=SECONDS * 0.45))
+    writers.append(start("rust", "snowflake", "rust-snowflake-late", seconds=SECONDS * 0.45))
 
     for writer in writers:
         if not writer.killed:
@@ -254,14 +261,16 @@ def test_application_and_database_ids_never_collide(servers, rust_writer, tmp_pa
         dbname="flake",
     )
     assert overlapping == 0
-    # Units were handed on: killed and expired holders' units went to others.
+    # Units were handed on: the killed kuid96 holder's unit went to a
+    # waiting holder once its lease had expired.
     reused = db.value(
         "SELECT count(*) FROM (SELECT 1 FROM pg_flake_leases"
         " GROUP BY format, node, process HAVING count(*) > 1) u",
         dbname="flake",
     )
     assert reused > 0
-    print(f"lease load: {counts} database IDs; leases {db.value('SELECT count(*) FROM pg_flake_leases', dbname='flake')}")
+    leases = db.value("SELECT count(*) FROM pg_flake_leases", dbname="flake")
+    print(f"lease load: {counts} database IDs; {leases} leases")
 
 
 def test_a_lease_is_an_error_for_a_role_without_the_grant(servers):
