@@ -159,7 +159,9 @@ test-clock-%: install-%
 ## test-servers: the multi-server tests in tests/servers (pytest on one harness,
 ## tests/servers/harness.py): standbys cloned from a configured primary, synchronous
 ## standbys that go away, damaged marks files, failing fsync, clocks stepped years ahead,
-## crashes without preloading; each starts, kills, clones and promotes real servers of
+## crashes without preloading, leases (restart, failover, pg_dump; a minute of Rust and
+## Python application generators killed, paused and with their clocks off while the
+## database generates too); each starts, kills, clones and promotes real servers of
 ## version V (scripts/test-servers.sh). Part of `make test-long`.
 test-servers: test-servers-$(PG)
 test-servers-%: install-%
