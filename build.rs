@@ -9,6 +9,7 @@
 //! - `proc_number` (17+): a backend's slot is `MyProcNumber` (before,
 //!   `MyBackendId - 1`);
 //! - `skip_support` (18+): B-tree skip support for skip scans.
+//!
 //! PostgreSQL 13 and 14 are not supported (no `shmem_request_hook`, no
 //! custom WAL resource managers): the crate has no feature for them.
 
