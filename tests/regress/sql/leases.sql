@@ -17,10 +17,11 @@ TRUNCATE pg_flake_lease_grants RESTART IDENTITY;
 -- their rows).
 SELECT unnest(extconfig)::regclass FROM pg_extension WHERE extname = 'pg_flake' ORDER BY 1;
 
--- The default ranges: the top of each node field.
-SHOW pg_flake.lease_nodes;
+-- The default ranges: the top of each node field. (The setting shows once
+-- the library is loaded, which the first call does when not preloaded.)
 SELECT f AS format, r.* FROM unnest(ARRAY['sno', 'siq', 'snowflake', 'kuid96']) f,
     LATERAL pg_flake_lease_range(f) r;
+SHOW pg_flake.lease_nodes;
 
 -- A grant: the first unit of the range, a window starting now.
 SELECT lease_id, format, node, process, expires - not_before AS ttl,
