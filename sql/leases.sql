@@ -10,8 +10,9 @@
 -- of sql/pg_flake--0.2.0--0.3.0.sql, so both give one catalog (regression
 -- test "upgrade").
 --
--- Privileges: EXECUTE on the functions and SELECT on the view are revoked
--- from PUBLIC; a superuser grants them to the application's role. The
+-- Privileges: EXECUTE on the functions is revoked from PUBLIC (the table
+-- and the view grant PUBLIC nothing); a superuser grants them to the
+-- application's role. The
 -- functions are SECURITY DEFINER (they write the table, which no other role
 -- may touch), with a fixed search_path, and with synchronous_commit = on: a
 -- grant waits for the synchronous standbys like any commit, so a session's
@@ -44,7 +45,9 @@ ALTER SEQUENCE pg_flake_lease_grants_lease_id_seq OWNED BY pg_flake_lease_grants
 CREATE INDEX pg_flake_lease_grants_unit ON pg_flake_lease_grants (format, node, process, lease_id);
 SELECT pg_catalog.pg_extension_config_dump('pg_flake_lease_grants', '');
 SELECT pg_catalog.pg_extension_config_dump('pg_flake_lease_grants_lease_id_seq', '');
-REVOKE ALL ON pg_flake_lease_grants, pg_flake_lease_grants_lease_id_seq FROM PUBLIC;
+-- No REVOKE: a table, a sequence and a view grant PUBLIC nothing to begin
+-- with, and an explicit ACL equal to the default would not survive pg_upgrade
+-- (pg_dump leaves it out), so the catalogs would differ.
 
 -- == The reserved range (Rust) ==============================================
 -- The nodes pg_flake.lease_nodes reserves for the format and the process
@@ -312,4 +315,3 @@ SELECT g.lease_id, g.format, g.node, g.process, g.holder, g.not_before, g.expire
             THEN 'expired'
             ELSE 'held' END AS state
 FROM pg_flake_lease_grants g;
-REVOKE ALL ON pg_flake_leases FROM PUBLIC;
