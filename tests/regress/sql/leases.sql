@@ -176,6 +176,9 @@ SELECT statement, pg_temp.sqlstate_of(statement) FROM (VALUES
     ($$SELECT * FROM pg_flake_lease_grants$$),
     ($$SET pg_flake.lease_nodes = 'sno=1'$$)) s(statement);
 RESET ROLE;
+-- In a transaction rolled back: the grants leave no explicit ACL behind
+-- (the test upgrade compares this database's catalog with an updated one).
+BEGIN;
 GRANT EXECUTE ON FUNCTION pg_flake_lease(text, text, interval), pg_flake_renew(bigint, interval),
     pg_flake_release(bigint, timestamptz) TO regress_flake_lease_app;
 GRANT SELECT ON pg_flake_leases TO regress_flake_lease_app;
@@ -191,6 +194,7 @@ SELECT statement, pg_temp.sqlstate_of(statement) FROM (VALUES
     ($$DELETE FROM pg_flake_lease_grants$$),
     ($$SET pg_flake.lease_nodes = 'sno=1'$$)) s(statement);
 RESET ROLE;
+ROLLBACK;
 DROP OWNED BY regress_flake_lease_app;
 DROP ROLE regress_flake_lease_app;
 
