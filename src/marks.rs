@@ -448,15 +448,22 @@ fn open(format: &str) -> io::Result<File> {
         Err(_) => {}
     }
     if listed_formats()?.iter().any(|f| f == format) {
-        return Err(MarksError::Missing { path }.into_io());
+        // Listed: missing, unless another backend has just made it (a
+        // format is listed only once its file is in place).
+        return match OpenOptions::new().read(true).write(true).open(&path) {
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                Err(MarksError::Missing { path }.into_io())
+            }
+            opened => opened,
+        };
     }
-    create_file(
-        format,
-        &Header {
-            sequence: 1,
-            ..Header::default()
-        },
-    )?;
+    // Never over a file another backend made meanwhile (it may hold a
+    // mark already): the new file goes in place only where there is none.
+    let header = Header {
+        sequence: 1,
+        ..Header::default()
+    };
+    write_new(&path, &file_bytes(format, &header))?;
     list_format(format)?;
     OpenOptions::new().read(true).write(true).open(&path)
 }
@@ -510,16 +517,30 @@ fn list_format(format: &str) -> io::Result<()> {
 /// A marks file for `format` holding `header` in both copies, put in place
 /// whole, so that a crash leaves either no file or a valid one.
 fn create_file(format: &str, header: &Header) -> io::Result<()> {
+    write_atomically(&path_of(format), &file_bytes(format, header))
+}
+
+/// The bytes of a new marks file: `header` in both copies.
+fn file_bytes(format: &str, header: &Header) -> Vec<u8> {
     let copy = marks_file::encode(format, header);
     let mut bytes = Vec::with_capacity(2 * COPY_SIZE);
     bytes.extend_from_slice(&copy);
     bytes.extend_from_slice(&copy);
-    write_atomically(&path_of(format), &bytes)
+    bytes
 }
 
 /// Writes `path` whole: a temporary file beside it, `fsync`'d, renamed over
 /// it, the directory `fsync`'d (making `pg_flake/` first if needed).
 fn write_atomically(path: &str, bytes: &[u8]) -> io::Result<()> {
+    let temporary = write_temporary(bytes)?;
+    std::fs::rename(&temporary, path)?;
+    sync_directory(DIRECTORY);
+    Ok(())
+}
+
+/// `bytes` in a new temporary file of this backend in `pg_flake/` (made
+/// first if needed), `fsync`'d; returns its path.
+fn write_temporary(bytes: &[u8]) -> io::Result<String> {
     match std::fs::create_dir(DIRECTORY) {
         Ok(()) => sync_directory("."),
         Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
@@ -542,9 +563,25 @@ fn write_atomically(path: &str, bytes: &[u8]) -> io::Result<()> {
             }
         }
     }
-    std::fs::rename(&temporary, path)?;
+    Ok(temporary)
+}
+
+/// Writes `path` whole like [`write_atomically`], but only where no file
+/// is there: a hard link of the temporary file, which fails rather than
+/// replace one. Returns whether this call made it.
+fn write_new(path: &str, bytes: &[u8]) -> io::Result<bool> {
+    let temporary = write_temporary(bytes)?;
+    let made = match std::fs::hard_link(&temporary, path) {
+        Ok(()) => true,
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => false,
+        Err(e) => {
+            let _ = std::fs::remove_file(&temporary);
+            return Err(e);
+        }
+    };
+    std::fs::remove_file(&temporary)?;
     sync_directory(DIRECTORY);
-    Ok(())
+    Ok(made)
 }
 
 fn sync_directory(path: &str) {
