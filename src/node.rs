@@ -126,13 +126,7 @@ pub fn lease_range(format: LeaseFormat) -> Option<NodeRange> {
 
 /// The leasable format whose node field `field` is (kuid64 has none).
 fn lease_format(field: &str) -> Option<LeaseFormat> {
-    match field {
-        "sno" => Some(LeaseFormat::Sno),
-        "siq" => Some(LeaseFormat::Siq),
-        "snowflake" => Some(LeaseFormat::Snowflake),
-        "kuid96" => Some(LeaseFormat::Kuid96),
-        _ => None,
-    }
+    LeaseFormat::named(field)
 }
 
 /// `pg_flake.node`, where set.

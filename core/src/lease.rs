@@ -36,11 +36,10 @@ impl LeaseFormat {
     /// The format named `name` (as SQL writes it), or the error that says
     /// why it cannot be leased (22023).
     pub fn parse(name: &str) -> Result<LeaseFormat> {
+        if let Some(format) = LeaseFormat::named(name) {
+            return Ok(format);
+        }
         match name {
-            "sno" => Ok(LeaseFormat::Sno),
-            "siq" => Ok(LeaseFormat::Siq),
-            "snowflake" => Ok(LeaseFormat::Snowflake),
-            "kuid96" => Ok(LeaseFormat::Kuid96),
             "kuid64" => Err(Error::InvalidParameter {
                 message: "kuid64 has no node field, so it cannot be leased; use kuid96, whose \
                           IDs carry the leased node"
@@ -59,6 +58,13 @@ impl LeaseFormat {
                 ),
             }),
         }
+    }
+
+    /// The leasable format named `name`, if it is one (no error built).
+    pub fn named(name: &str) -> Option<LeaseFormat> {
+        LEASE_FORMATS
+            .into_iter()
+            .find(|format| format.name() == name)
     }
 
     pub const fn name(self) -> &'static str {
