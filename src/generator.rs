@@ -10,10 +10,11 @@
 //! before a higher mark is recorded, and it starts above the mark a previous
 //! run left, whatever the clock says.
 //!
-//! A format declares its generator with [`generator!`](crate::generator::generator!);
+//! A format declares its generator as a `static` [`Generator`];
 //! the registry (`src/registry.rs`) lists them, and `_PG_init` hands that list
 //! to [`register`]. Nothing here knows the formats.
 
+use crate::backend_local::BackendLocal;
 use crate::clock::BackendClock;
 use crate::errors::OrRaise;
 use crate::marks::{Marks, MarksError};
@@ -25,10 +26,8 @@ use flake_core::generator::{MarkedGenerator, SequencerRow, SlotGenerator, SHARED
 use flake_core::sequencer::{Limits, Step};
 use pgrx::guc::{GucContext, GucFlags, GucRegistry, GucSetting};
 use pgrx::pg_sys;
-use std::cell::RefCell;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicPtr, Ordering};
 use std::sync::OnceLock;
-use std::thread::LocalKey;
 
 /// This backend's slot and the number of slots: unique among running
 /// backends (README "Guarantees").
@@ -222,29 +221,16 @@ fn backend_pid() -> i32 {
 
 /// A coordination-based generator of one format: one per backend in
 /// `local`, or, once attached to shared memory (shared mode), one for the
-/// whole server. Declare it with [`generator!`](crate::generator::generator!).
+/// whole server. A format declares it as a `static`:
+/// `pub static GENERATOR: Generator<SnoGenerator> = Generator::new("sno");`.
 ///
 /// The spinlock is held for one step of the sequencer, tens of instructions;
 /// an LWLock was measured as well and was no faster (`docs/BENCHMARKS.md`).
 pub struct Generator<G: 'static> {
     format: &'static str,
-    local: &'static LocalKey<RefCell<Option<Local<G>>>>,
+    local: BackendLocal<Option<Local<G>>>,
     shared: AtomicPtr<ServerState<G>>,
 }
-
-/// Declares a format's [`Generator`]: `generator!(pub NAME: Type, "format")`.
-macro_rules! generator {
-    ($vis:vis $name:ident: $generator:ty, $format:literal) => {
-        $vis static $name: $crate::generator::Generator<$generator> = {
-            ::std::thread_local! {
-                static LOCAL: ::std::cell::RefCell<Option<$crate::generator::Local<$generator>>> =
-                    const { ::std::cell::RefCell::new(None) };
-            }
-            $crate::generator::Generator::new($format, &LOCAL)
-        };
-    };
-}
-pub(crate) use generator;
 
 /// What a generator does with a mark: record it durably (the marks file, then
 /// the WAL where there is one) and say what was recorded. Per backend also
@@ -307,13 +293,10 @@ pub fn marks_failed(format: &str, error: std::io::Error) -> ! {
 }
 
 impl<G: SlotGenerator> Generator<G> {
-    pub const fn new(
-        format: &'static str,
-        local: &'static LocalKey<RefCell<Option<Local<G>>>>,
-    ) -> Self {
+    pub const fn new(format: &'static str) -> Self {
         Generator {
             format,
-            local,
+            local: BackendLocal::new(None),
             shared: AtomicPtr::new(std::ptr::null_mut()),
         }
     }

@@ -10,6 +10,7 @@
 use crate::c_function::{arg_value, c_function};
 use crate::errors::OrRaise;
 use crate::format::Format;
+use crate::generator::Generator;
 use crate::native_type::{datum_of, native_type, FromBinary};
 use crate::node::{FormatSetting, NodeField};
 use crate::record::{column, out_record};
@@ -33,8 +34,8 @@ pgrx::extension_sql_file!(
     creates = [Type(Kuid96)]
 );
 
-crate::generator::generator!(pub KUID64: Kuid64Generator, "kuid64");
-crate::generator::generator!(pub KUID96: Kuid96Generator, "kuid96");
+pub static KUID64: Generator<Kuid64Generator> = Generator::new("kuid64");
+pub static KUID96: Generator<Kuid96Generator> = Generator::new("kuid96");
 
 pub static FORMAT: Format = Format {
     name: "kuid",
@@ -46,23 +47,17 @@ pub static FORMAT: Format = Format {
 
 /// kuid64 has no node field: its IDs are for one server (README "Several
 /// servers"), and it refuses to generate in a Citus cluster.
-pub static KUID64_NODE: NodeField = NodeField {
-    format: "kuid64",
-    bits: 0,
-    setting: None,
-    announced: std::sync::atomic::AtomicU64::new(crate::node::UNANNOUNCED),
-};
+pub static KUID64_NODE: NodeField = NodeField::new("kuid64", 0, None);
 
 /// kuid96's 32-bit node: the fingerprint of `pg_flake.kuid_node` where it is
 /// set, else the node number itself (README "Several servers").
-pub static KUID96_NODE: NodeField = NodeField {
-    format: "kuid96",
-    bits: 32,
-    setting: Some((&KUID_NODE_SET, || {
+pub static KUID96_NODE: NodeField = NodeField::new(
+    "kuid96",
+    32,
+    Some((&KUID_NODE_SET, || {
         KUID_NODE_FINGERPRINT.load(Ordering::Relaxed)
     })),
-    announced: std::sync::atomic::AtomicU64::new(crate::node::UNANNOUNCED),
-};
+);
 
 // --- settings ------------------------------------------------------------------
 
@@ -75,7 +70,7 @@ static KUID_NODE_SET: FormatSetting = FormatSetting::new("pg_flake.kuid_node");
 
 /// The node of generated kuid96s.
 fn node_setting() -> u32 {
-    KUID96_NODE.generating().node
+    KUID96_NODE.generating_node()
 }
 
 unsafe extern "C-unwind" fn check_node(
@@ -159,7 +154,7 @@ CREATE FUNCTION kuid64_generate() RETURNS bigint
     VOLATILE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'kuid64_generate_wrapper';
 "#,
     |_fcinfo| {
-        KUID64_NODE.identity_or_raise();
+        KUID64_NODE.generating_node();
         pg_sys::Datum::from(KUID64.generate(|generator, clock, limits| generator.try_generate(clock, limits)))
     }
 }

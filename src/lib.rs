@@ -23,6 +23,7 @@ mod siq;
 mod sno;
 mod snowflake;
 
+mod backend_local;
 mod c_function;
 mod clock;
 mod errors;

@@ -23,7 +23,7 @@
 //! truncation.
 
 use crate::errors::raise;
-use crate::settings::{check_failed, setting_text};
+use crate::settings::{self, check_failed, setting_text, Derived};
 use crate::{lineage, wal};
 use flake_core::lease::{self as lease_core, LeaseFormat, LeaseRanges, NodeRange, LEASE_FORMATS};
 use flake_core::lineage::Clash;
@@ -39,18 +39,24 @@ static NODE: GucSetting<i32> = GucSetting::<i32>::new(-1);
 
 /// Defines `pg_flake.node` (from `_PG_init`).
 pub fn define_settings() {
-    GucRegistry::define_int_guc(
-        c"pg_flake.node",
-        c"This server's node number, for every format's node field (-1: unset).",
-        c"Give every server that generates IDs its own number. Unset, a node of a Citus cluster takes its group id, any other server 0; a format's own node setting, where set, overrides it.",
-        &NODE,
-        -1,
-        i32::MAX,
-        GucContext::Suset,
-        GucFlags::default(),
-    );
+    unsafe extern "C-unwind" fn assign_node(_newval: i32, _extra: *mut c_void) {
+        settings::identity_changed();
+    }
     // SAFETY: the hooks never raise errors or panic.
     unsafe {
+        GucRegistry::define_int_guc_with_hooks(
+            c"pg_flake.node",
+            c"This server's node number, for every format's node field (-1: unset).",
+            c"Give every server that generates IDs its own number. Unset, a node of a Citus cluster takes its group id, any other server 0; a format's own node setting, where set, overrides it.",
+            &NODE,
+            -1,
+            i32::MAX,
+            GucContext::Suset,
+            GucFlags::default(),
+            None,
+            Some(assign_node),
+            None,
+        );
         GucRegistry::define_string_guc_with_hooks(
             c"pg_flake.lease_nodes",
             c"Nodes reserved for application leases, per format (README \"Leases\").",
@@ -114,6 +120,7 @@ unsafe extern "C-unwind" fn assign_lease_nodes(newval: *const c_char, _extra: *m
         let packed = ranges.range(format).map_or(NO_RANGE, pack);
         LEASE_RANGES[format.index()].store(packed, Ordering::Relaxed);
     }
+    settings::identity_changed();
 }
 
 /// The nodes of `format` reserved for leases, if any (from the cache the
@@ -186,6 +193,7 @@ impl FormatSetting {
     pub unsafe fn assign(&self, extra: *mut c_void) {
         let set = !extra.is_null() && unsafe { *extra.cast::<bool>() };
         self.explicit.store(set, Ordering::Relaxed);
+        settings::identity_changed();
     }
 }
 
@@ -225,11 +233,14 @@ pub struct NodeField {
     /// The node this backend last announced for the format ([`announce`](Self::announce)):
     /// the node, with bit 32 set where it was adopted in recovery;
     /// [`UNANNOUNCED`] before.
-    pub announced: AtomicU64,
+    announced: AtomicU64,
+    /// The node a primary generates with, checked and announced, until a
+    /// setting or Citus's catalog changes ([`generating_node`](Self::generating_node)).
+    generating: Derived,
 }
 
 /// [`NodeField::announced`] before the first announcement.
-pub const UNANNOUNCED: u64 = u64::MAX;
+const UNANNOUNCED: u64 = u64::MAX;
 
 /// The node this backend announced for `format` (for the mark records it
 /// writes), if it announced one as a primary.
@@ -289,6 +300,16 @@ impl Refusal {
 }
 
 impl NodeField {
+    pub const fn new(format: &'static str, bits: u32, setting: Option<FormatNode>) -> Self {
+        NodeField {
+            format,
+            bits,
+            setting,
+            announced: AtomicU64::new(UNANNOUNCED),
+            generating: Derived::new(),
+        }
+    }
+
     /// The identity this server generates `self.format` with (README
     /// "Several servers"), or why it must not generate it.
     pub fn identity(&self) -> Result<Identity, Refusal> {
@@ -370,15 +391,33 @@ impl NodeField {
         self.announced.store(key, Ordering::Relaxed);
     }
 
-    /// [`identity_or_raise`](Self::identity_or_raise) and
-    /// [`announce`](Self::announce) of its node: for a format whose IDs
-    /// carry the identity's node as it is.
-    pub fn generating(&self) -> Identity {
+    /// The node that goes into the IDs of a format whose IDs carry the
+    /// identity's node as it is: [`identity_or_raise`](Self::identity_or_raise)
+    /// and [`announce`](Self::announce) of its node. A primary works it out
+    /// once per change of the settings or of Citus's catalog
+    /// ([`settings::identity_changed`]); a server in recovery for every ID
+    /// (its primary's nodes reach it by replay).
+    #[inline(always)]
+    pub fn generating_node(&self) -> u32 {
+        if !recovery_in_progress() {
+            if let Some(node) = self.generating.get() {
+                return node;
+            }
+        }
+        self.work_out_generating_node()
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn work_out_generating_node(&self) -> u32 {
         let (identity, in_recovery) = self.identity_for_generation();
         if self.bits > 0 {
             self.announce(identity.node, in_recovery);
         }
-        identity
+        if !in_recovery {
+            self.generating.keep(identity.node);
+        }
+        identity.node
     }
 
     /// The identity to generate with (raising the refusal), and whether the
@@ -546,26 +585,27 @@ impl NodeField {
                     .into(),
         }
     }
-
-    /// [`identity`](Self::identity), raising the refusal as an ERROR.
-    pub fn identity_or_raise(&self) -> Identity {
-        self.identity().unwrap_or_else(|refusal| refusal.raise())
-    }
 }
 
 /// Whether the server is in recovery. Once a backend has seen recovery end
 /// it never sees it again (PostgreSQL keeps that in a backend-local flag
 /// too), so after that no call crosses into C: this is read for every ID.
-fn recovery_in_progress() -> bool {
-    static ENDED: AtomicBool = AtomicBool::new(false);
-    if ENDED.load(Ordering::Relaxed) {
-        return false;
-    }
+#[inline(always)]
+pub fn recovery_in_progress() -> bool {
+    !RECOVERY_ENDED.load(Ordering::Relaxed) && read_recovery_state()
+}
+
+/// Whether this backend has seen recovery end.
+static RECOVERY_ENDED: AtomicBool = AtomicBool::new(false);
+
+#[cold]
+#[inline(never)]
+fn read_recovery_state() -> bool {
     // SAFETY: reads the server's recovery state (shared memory, then a
     // backend-local flag once recovery has ended).
     let in_recovery = unsafe { pg_sys::RecoveryInProgress() };
     if !in_recovery {
-        ENDED.store(true, Ordering::Relaxed);
+        RECOVERY_ENDED.store(true, Ordering::Relaxed);
     }
     in_recovery
 }
@@ -670,10 +710,12 @@ fn register_invalidation() {
             .is_some_and(|r| relid == pg_sys::InvalidOid || r.relids.contains(&relid));
         if concerned {
             CITUS.set(None);
+            settings::identity_changed();
         }
     }
     unsafe extern "C-unwind" fn forget_class(_arg: pg_sys::Datum, _cacheid: i32, _hash: u32) {
         CITUS.set(None);
+        settings::identity_changed();
     }
     // SAFETY: registers backend-local callbacks that only clear a cache.
     // Citus invalidates its catalog relations' relcache entries when it

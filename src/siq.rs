@@ -5,12 +5,13 @@
 use crate::c_function::{arg, arg_value, c_function};
 use crate::errors::OrRaise;
 use crate::format::Format;
+use crate::generator::Generator;
 use crate::native_type::datum::varlena_bytes;
 use crate::native_type::{datum_of, native_type, FromBinary};
 use crate::node::{FormatSetting, Identity, NodeField, Source};
 use crate::numeric::{integer_of, numeric_of};
 use crate::record::{column, out_record};
-use crate::settings::{check_failed, setting_text};
+use crate::settings::{check_failed, setting_text, Derived};
 use crate::time;
 use flake_core::siq::{self as siq_core, Kind, SiqGenerator};
 use flake_core::FlakeId;
@@ -34,7 +35,7 @@ pgrx::extension_sql_file!(
     creates = [Type(Siq)]
 );
 
-crate::generator::generator!(pub GENERATOR: SiqGenerator, "siq");
+pub static GENERATOR: Generator<SiqGenerator> = Generator::new("siq");
 
 pub static FORMAT: Format = Format {
     name: "siq",
@@ -45,12 +46,8 @@ pub static FORMAT: Format = Format {
 };
 
 /// The domain hash's top byte: this server's node (README "Several servers").
-pub static NODE: NodeField = NodeField {
-    format: "siq",
-    bits: 8,
-    setting: Some((&SIQ_NODE_SET, || SIQ_NODE.get() as u32)),
-    announced: std::sync::atomic::AtomicU64::new(crate::node::UNANNOUNCED),
-};
+pub static NODE: NodeField =
+    NodeField::new("siq", 8, Some((&SIQ_NODE_SET, || SIQ_NODE.get() as u32)));
 
 // --- settings ------------------------------------------------------------------
 
@@ -69,7 +66,16 @@ static SIQ_DOMAIN_HASH: AtomicU32 = AtomicU32::new(0);
 /// the hash's byte); a node from `pg_flake.node` or Citus always replaces
 /// it, 0 included, so that node 0 cannot meet a node whose number equals
 /// the hash's byte.
+///
+/// A primary works them out once per change of the settings or of Citus's
+/// catalog (`settings::identity_changed`), a server in recovery for every
+/// ID, as `NodeField::generating_node` does.
 fn domain_bits() -> u32 {
+    if !crate::node::recovery_in_progress() {
+        if let Some(bits) = DOMAIN_BITS.get() {
+            return bits;
+        }
+    }
     let hash = SIQ_DOMAIN_HASH.load(Ordering::Relaxed);
     let (identity, in_recovery) = NODE.identity_for_generation();
     let bits = match identity.source {
@@ -92,8 +98,14 @@ fn domain_bits() -> u32 {
     // The byte that goes into the IDs is the node others must not use
     // (README "Standbys and failover").
     NODE.announce(bits >> 24, in_recovery);
+    if !in_recovery {
+        DOMAIN_BITS.keep(bits);
+    }
     bits
 }
+
+/// [`domain_bits`] of a primary, until a setting changes.
+static DOMAIN_BITS: Derived = Derived::new();
 
 unsafe extern "C-unwind" fn check_domain(
     newval: *mut *mut c_char,
@@ -113,6 +125,7 @@ unsafe extern "C-unwind" fn assign_domain(newval: *const c_char, _extra: *mut c_
     let text = std::str::from_utf8(setting_text(newval)).unwrap_or("");
     let hash = siq_core::domain_hash(text).unwrap_or(0);
     SIQ_DOMAIN_HASH.store(hash, Ordering::Relaxed);
+    crate::settings::identity_changed();
 }
 
 fn define_settings() {

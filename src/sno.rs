@@ -5,6 +5,7 @@
 use crate::c_function::{arg, arg_value, c_function};
 use crate::errors::OrRaise;
 use crate::format::Format;
+use crate::generator::Generator;
 use crate::native_type::{datum_of, native_type, FromBinary};
 use crate::node::{FormatSetting, NodeField};
 use crate::record::{column, out_record};
@@ -25,7 +26,7 @@ pgrx::extension_sql_file!(
     creates = [Type(Sno)]
 );
 
-crate::generator::generator!(pub GENERATOR: SnoGenerator, "sno");
+pub static GENERATOR: Generator<SnoGenerator> = Generator::new("sno");
 
 pub static FORMAT: Format = Format {
     name: "sno",
@@ -36,12 +37,8 @@ pub static FORMAT: Format = Format {
 };
 
 /// The partition's high byte: this server's node (README "Several servers").
-pub static NODE: NodeField = NodeField {
-    format: "sno",
-    bits: 8,
-    setting: Some((&SNO_NODE_SET, || SNO_NODE.get() as u32)),
-    announced: std::sync::atomic::AtomicU64::new(crate::node::UNANNOUNCED),
-};
+pub static NODE: NodeField =
+    NodeField::new("sno", 8, Some((&SNO_NODE_SET, || SNO_NODE.get() as u32)));
 
 /// `pg_flake.sno_node`, which overrides `pg_flake.node` where set.
 static SNO_NODE: GucSetting<i32> = GucSetting::<i32>::new(0);
@@ -85,7 +82,7 @@ CREATE FUNCTION sno_generate(meta int DEFAULT 0) RETURNS sno
         // SAFETY: a strict function of one int argument.
         let meta = unsafe { arg(fcinfo, 0) }.value() as i32;
         let meta = field("meta", meta, 255) as u8;
-        let node = NODE.generating().node as u8;
+        let node = NODE.generating_node() as u8;
         datum_of(GENERATOR.generate(|generator, clock, limits| generator.try_generate(clock, limits, node, meta)).bytes())
     }
 }

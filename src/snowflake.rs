@@ -8,6 +8,7 @@
 use crate::c_function::{arg_value, c_function};
 use crate::errors::OrRaise;
 use crate::format::Format;
+use crate::generator::Generator;
 use crate::node::{FormatSetting, NodeField};
 use crate::record::{column, out_record};
 use crate::settings::{check_failed, setting_text};
@@ -18,7 +19,7 @@ use pgrx::prelude::*;
 use std::ffi::{c_char, c_void, CString};
 use std::sync::atomic::{AtomicI64, Ordering};
 
-crate::generator::generator!(pub GENERATOR: SnowflakeGenerator, "snowflake");
+pub static GENERATOR: Generator<SnowflakeGenerator> = Generator::new("snowflake");
 
 pub static FORMAT: Format = Format {
     name: "snowflake",
@@ -29,12 +30,11 @@ pub static FORMAT: Format = Format {
 };
 
 /// The worker field: this server's node (README "Several servers").
-pub static NODE: NodeField = NodeField {
-    format: "snowflake",
-    bits: 5,
-    setting: Some((&SNOWFLAKE_WORKER_SET, || SNOWFLAKE_WORKER.get() as u32)),
-    announced: std::sync::atomic::AtomicU64::new(crate::node::UNANNOUNCED),
-};
+pub static NODE: NodeField = NodeField::new(
+    "snowflake",
+    5,
+    Some((&SNOWFLAKE_WORKER_SET, || SNOWFLAKE_WORKER.get() as u32)),
+);
 
 // --- settings ------------------------------------------------------------------
 
@@ -129,7 +129,7 @@ CREATE FUNCTION snowflake_generate() RETURNS bigint
     VOLATILE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'snowflake_generate_wrapper';
 "#,
     |_fcinfo| {
-        let worker = NODE.generating().node as i64;
+        let worker = NODE.generating_node() as i64;
         let epoch = epoch_setting();
         pg_sys::Datum::from(GENERATOR.generate(|generator, clock, limits| generator.try_generate(clock, limits, worker, epoch)))
     }

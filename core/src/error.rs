@@ -270,6 +270,7 @@ pub fn non_negative(type_name: &'static str, value: i64) -> Result<u64> {
 
 /// Checks that `value` lies in `min ..= max`: the one range check behind every
 /// `*_from_parts` argument.
+#[inline]
 pub fn field_in_range(
     type_name: &'static str,
     field: &'static str,
@@ -280,12 +281,26 @@ pub fn field_in_range(
     if (min..=max).contains(&value) {
         Ok(value)
     } else {
-        Err(Error::FieldOutOfRange {
-            type_name,
-            field,
-            value,
-            min,
-            max,
-        })
+        Err(out_of_range(type_name, field, value, min, max))
+    }
+}
+
+/// The error of [`field_in_range`], out of the caller's way (a generator
+/// checks its arguments for every ID).
+#[cold]
+#[inline(never)]
+fn out_of_range(
+    type_name: &'static str,
+    field: &'static str,
+    value: i128,
+    min: i128,
+    max: i128,
+) -> Error {
+    Error::FieldOutOfRange {
+        type_name,
+        field,
+        value,
+        min,
+        max,
     }
 }

@@ -62,6 +62,30 @@ SET pg_flake.node = 2147483647;
 SELECT kuid96_node(kuid96_generate()) AS kuid96;
 RESET ALL;
 
+-- Generators keep the node they work out until a setting changes (docs/
+-- BENCHMARKS.md "Generation profile"): every way a setting changes back
+-- reaches the next ID, a SET LOCAL undone by ROLLBACK, a SET undone with its
+-- savepoint, and a change of the nodes reserved for leases.
+RESET pg_flake.sno_node;
+RESET pg_flake.node;
+SELECT sno_partition(sno_generate()) >> 8 AS sno_before;
+BEGIN;
+SET LOCAL pg_flake.node = 9;
+SELECT sno_partition(sno_generate()) >> 8 AS sno_set_local;
+ROLLBACK;
+SELECT sno_partition(sno_generate()) >> 8 AS sno_after_rollback;
+BEGIN;
+SAVEPOINT before_setting;
+SET pg_flake.sno_node = 4;
+SELECT sno_partition(sno_generate()) >> 8 AS sno_in_savepoint;
+ROLLBACK TO SAVEPOINT before_setting;
+SELECT sno_partition(sno_generate()) >> 8 AS sno_after_savepoint;
+COMMIT;
+SET pg_flake.lease_nodes = 'sno=0';
+SELECT sno_generate();
+RESET pg_flake.lease_nodes;
+SELECT sno_partition(sno_generate()) >> 8 AS sno_lease_nodes_reset;
+
 -- A bad value and a non-superuser.
 SET pg_flake.node = -2;
 SET pg_flake.node = 'node1';
