@@ -191,6 +191,11 @@ test-package: package-15
 bench: $(addprefix bench-,$(PG_VERSIONS)) bench-codecs
 bench-codecs:
 	scripts/bench.sh codecs
+## bench-profile-V: only the generation profile of version V (a few minutes): one ID
+## against the physical floor (a C function returning 16 constant bytes, a vDSO clock
+## read) and a perf profile of sno_generate(), both modes; part of bench-V.
+bench-profile-%: install-%
+	$(call with_pg,$*) scripts/bench.sh profile
 bench-%: install-%
 	$(call with_pg,$*) scripts/bench.sh
 

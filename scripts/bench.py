@@ -10,6 +10,11 @@ One PostgreSQL version per run (the server bench.sh started, BENCH_PG_MAJOR):
                        the cost of durable marks, with fsync = on
     bench.py report    docs/BENCHMARKS.md (this version's section, between
                        its markers) and this version's insert chart
+    bench.py profile plain|preloaded
+                       the cost of one generated ID against the physical
+                       floor, and a perf profile of sno_generate()
+    bench.py report-profile
+                       their section of docs/BENCHMARKS.md
 
 and, with no server, once for all versions:
 
@@ -206,6 +211,7 @@ def pinned_session(db=DB):
     session.stdin.write("SELECT pg_backend_pid();\n")
     session.stdin.flush()
     pid = session.stdout.readline().strip()
+    session.backend_pid = pid
     if shutil.which("taskset"):
         subprocess.run(["taskset", "-pc", PIN_CPU, pid], check=True, capture_output=True)
     return session
@@ -718,6 +724,188 @@ def phase_codecs():
     results["codecs"] = codecs
     results["load"] = watch.summary()
     save(results)
+
+
+# ------------------------------------------------------------ generation profile
+
+# What one generated ID costs above what no SQL function can avoid: a C
+# function returning a constant 16-byte value (scripts/bench-floor/floor.c,
+# built here against this server's headers) and a vDSO clock read
+# (scripts/bench-floor/clock.c); and where sno_generate()'s time goes, by
+# perf's samples of the backend.
+PROFILE_GENERATORS = [
+    ("floor", "1", "floor"),
+    ("C function, constant 16 bytes", "bench_floor16()", "floor"),
+    ("nextval", "nextval('bench_seq')", "baseline"),
+    ("sno_generate()", "sno_generate()", "coordination"),
+    ("siq_generate('message')", "siq_generate('message')", "coordination"),
+    ("kuid64_generate()", "kuid64_generate()", "coordination"),
+    ("kuid96_generate()", "kuid96_generate()", "coordination"),
+]
+PROFILE_CALLS = 200_000 if QUICK else 10_000_000  # calls of sno_generate() under perf
+FLOOR_DIR = os.path.join(ROOT, "scripts", "bench-floor")
+
+# perf's symbols, by what they are: the first category whose pattern matches.
+PROFILE_CATEGORIES = [
+    ("clock read (vDSO)", re.compile(r"vdso|clock_gettime", re.I)),
+    ("spinlock", re.compile(r"spin|s_lock|tas\b", re.I)),
+    ("palloc (the result)", re.compile(r"palloc|AllocSet|MemoryContextAlloc", re.I)),
+    ("pg_flake: node, generator, datum", re.compile(r"^pg_flake\.so ")),
+    ("executor: generate_series, count(), fmgr", re.compile(r"^postgres ")),
+    ("kernel", re.compile(r"kernel|^\[")),
+]
+
+
+def build_floor():
+    """The floor function's library and the clock program, in OUT."""
+    includes = subprocess.run([f"{PG_BIN}/pg_config", "--includedir-server"], capture_output=True,
+                              text=True, check=True).stdout.strip()
+    library = os.path.join(OUT, "bench_floor.so")
+    subprocess.run(["gcc", "-O2", "-fPIC", "-shared", f"-I{includes}", "-o", library,
+                    os.path.join(FLOOR_DIR, "floor.c")], check=True)
+    os.chmod(library, 0o755)
+    clock = os.path.join(OUT, "bench_clock")
+    subprocess.run(["gcc", "-O2", "-o", clock, os.path.join(FLOOR_DIR, "clock.c")], check=True)
+    psql(f"CREATE OR REPLACE FUNCTION bench_floor16() RETURNS uuid VOLATILE LANGUAGE c "
+         f"AS '{library[:-3]}', 'bench_floor16';\n"
+         "CREATE SEQUENCE IF NOT EXISTS bench_seq;")
+    return clock
+
+
+def clock_read_ns(program):
+    """The vDSO clock read, on PIN_CPU."""
+    cmd = ["taskset", "-c", PIN_CPU, program] if shutil.which("taskset") else [program]
+    return float(subprocess.run(cmd, capture_output=True, text=True, check=True).stdout)
+
+
+def perf_profile(variant):
+    """perf's samples of one backend running sno_generate() PROFILE_CALLS
+    times: [(share %, "dso symbol")], or None without perf."""
+    if not shutil.which("perf"):
+        return None
+    data = os.path.join(OUT, f"perf-{variant}.data")
+    session = pinned_session()
+    session.stdin.write("SELECT count(sno_generate()) FROM generate_series(1, 1000);\n")
+    session.stdin.flush()
+    session.stdout.readline()
+    record = subprocess.Popen(["perf", "record", "-q", "-F", "4999", "-p", session.backend_pid, "-o", data],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(0.5)
+    session.communicate(f"SELECT count(sno_generate()) FROM generate_series(1, {PROFILE_CALLS});\n")
+    record.send_signal(2)
+    record.wait()
+    report = subprocess.run(["perf", "report", "-i", data, "--stdio", "--no-children", "--sort", "dso,symbol"],
+                            capture_output=True, text=True).stdout
+    rows = []
+    for line in report.splitlines():
+        m = re.match(r"\s*([0-9.]+)%\s+(\S+)\s+\[[.k]\]\s+(.*)$", line)
+        if m:
+            symbol = re.sub(r"(\s+-)+\s*$", "", m.group(3)).strip()
+            rows.append((float(m.group(1)), f"{m.group(2)} {symbol}"))
+    return rows
+
+
+def categorize(rows):
+    shares = {name: 0.0 for name, _ in PROFILE_CATEGORIES}
+    shares["other"] = 0.0
+    for share, symbol in rows:
+        name = next((n for n, pattern in PROFILE_CATEGORIES if pattern.search(symbol)), "other")
+        shares[name] += share
+    return shares
+
+
+def phase_profile(variant):
+    results = load() if os.path.exists(RESULTS) else {"quick": QUICK, "pg_major": PG_MAJOR}
+    restrict_to(detect_features())
+    setup_database()
+    clock = build_floor()
+    profile = results.setdefault("profile", {})
+    mode = generator_mode()
+    log(f"generation profile ({variant}: {mode} mode)")
+    # Per backend, kuid's slot rule caps a backend far above the target
+    # (WHY): those rows would measure the format, not the code.
+    generators = [g for g in PROFILE_GENERATORS if mode == "shared" or not g[0].startswith("kuid")]
+    times = measure_generation(generators)
+    profile[variant] = {
+        "mode": mode,
+        "times": times,
+        "clock_ns": clock_read_ns(clock),
+        "perf": perf_profile(variant),
+        "version": psql("SELECT version();").strip(),
+    }
+    save(results)
+
+
+def report_profile(results):
+    L = []
+    w = L.append
+    major = results.get("pg_major", PG_MAJOR)
+    w(f"## Generation profile (PostgreSQL {major})")
+    w("")
+    w(f"Generated by `make bench-profile-{major}` (also part of `make bench-{major}`) on "
+      f"{time.strftime('%Y-%m-%d')}"
+      + (" (**BENCH_QUICK smoke run**)" if results.get("quick") else "")
+      + ". ns per call as in the generation tables (median of 5 runs of "
+      f"{fmt_n(N_GEN)} calls, minus the `count(1)` floor), the backend pinned to CPU {PIN_CPU}. "
+      "The physical floor: a C function returning a constant 16-byte value (what any by-reference "
+      "result costs: the call through fmgr and a `palloc`), and one vDSO read of the real-time clock "
+      "(which every time-based ID needs). Targets (issue \"generation back to 0.1.0's speed\"): "
+      "sno, siq, kuid96, kuid64 ≤ 45 ns on 15 and ≤ 0.3× `nextval`.")
+    w("")
+    for variant, profile in results.get("profile", {}).items():
+        times = profile["times"]
+        floor_ns = ns_per_call(times, "C function, constant 16 bytes")
+        nextval_ns = ns_per_call(times, "nextval")
+        w(f"**{'Preloaded' if variant == 'preloaded' else 'Not preloaded'}** ({profile['mode']} mode). "
+          f"vDSO clock read: {profile['clock_ns']:.1f} ns.")
+        w("")
+        w("| function | median (ms) | ns per call | above the C floor | × nextval | target |")
+        w("|---|---|---|---|---|---|")
+        for label, _, kind in PROFILE_GENERATORS:
+            if label == "floor" or label not in times:
+                continue
+            ns = ns_per_call(times, label)
+            target = "—"
+            if kind == "coordination":
+                limit = min(45.0, 0.3 * nextval_ns) if major == "15" else 0.3 * nextval_ns
+                target = at_most(ns, limit, " ns")
+            w(f"| `{label}` | {median(times[label]):.0f} | {ns:.0f} | {ns - floor_ns:+.0f} | "
+              f"{ns / nextval_ns:.2f} | {target} |")
+        w("")
+        rows = profile.get("perf")
+        if rows:
+            shares = categorize(rows)
+            w(f"Where `SELECT count(sno_generate()) FROM generate_series(1, {fmt_n(PROFILE_CALLS)})` spends "
+              "its time (perf samples of the backend, by symbol):")
+            w("")
+            w("| part | share of samples |")
+            w("|---|---|")
+            for name, share in sorted(shares.items(), key=lambda x: -x[1]):
+                if share >= 0.05:
+                    w(f"| {name} | {share:.1f} % |")
+            w("")
+            w("<details><summary>the top symbols</summary>")
+            w("")
+            w("| share | dso and symbol |")
+            w("|---|---|")
+            for share, symbol in rows[:15]:
+                w(f"| {share:.1f} % | `{symbol}` |")
+            w("")
+            w("</details>")
+            w("")
+    return "\n".join(L)
+
+
+def phase_report_profile():
+    results = load()
+    text = report_profile(results)
+    if results.get("quick"):
+        with open(os.path.join(OUT, "BENCHMARKS-profile.md"), "w") as f:
+            f.write(text)
+        log(f"quick run: report in {OUT}/BENCHMARKS-profile.md, docs/ untouched")
+        return
+    write_doc(text, f"bench-profile-{results.get('pg_major', PG_MAJOR)}")
+    log("wrote docs/BENCHMARKS.md (generation profile)")
 
 
 # --------------------------------------------------------------------- report
@@ -1293,6 +1481,10 @@ def main():
         phase_shared()
     elif phase == "marks" and len(sys.argv) > 2 and sys.argv[2] in ("plain", "preloaded"):
         phase_marks(sys.argv[2])
+    elif phase == "profile" and len(sys.argv) > 2 and sys.argv[2] in ("plain", "preloaded"):
+        phase_profile(sys.argv[2])
+    elif phase == "report-profile":
+        phase_report_profile()
     elif phase == "codecs":
         if os.path.exists(RESULTS):
             os.remove(RESULTS)

@@ -7,6 +7,10 @@
 #   bench.sh          the server suites, on the version of PG_BIN
 #   bench.sh codecs   the core crate's codec benchmarks (no server; `make
 #                     bench-codecs`), their section of docs/BENCHMARKS.md
+#   bench.sh profile  only the generation profile (`make bench-profile-V`, a
+#                     few minutes): one ID against the physical floor, and a
+#                     perf profile of sno_generate(), not preloaded and
+#                     preloaded; the full run includes it
 #
 # The server is this script's own (fresh data directory, 127.0.0.1 only,
 # fixed settings below): first without preloading (per-backend generators on
@@ -45,8 +49,8 @@ export BENCH_DATA=${BENCH_DATA:-$TMP/pg_flake-bench-$major}
 export BENCH_OUT=${BENCH_OUT:-$TMP/pg_flake-bench/$major}
 
 # Tools: gnuplot for the chart, python3 for the driver, strace to count the
-# marks' fdatasync calls (Debian packages).
-scripts/apt-install.sh bench gnuplot-nox python3 strace
+# marks' fdatasync calls, perf for the generation profile (Debian packages).
+scripts/apt-install.sh bench gnuplot-nox python3 strace linux-perf
 
 # The fixed server settings: PostgreSQL's defaults written out (so a changed
 # default or a site config cannot move the figures; 15 and 18 have the same
@@ -74,13 +78,29 @@ scripts/pg-server.sh stop "$BENCH_DATA" || true
 rm -rf "$BENCH_DATA"
 trap 'scripts/pg-server.sh stop "$BENCH_DATA" || true' EXIT
 
+if [ "${1:-}" = profile ]; then
+    rm -f "$BENCH_OUT/results.json"
+    echo "== bench: generation profile, PostgreSQL $major, 127.0.0.1:$BENCH_PORT, not preloaded"
+    scripts/pg-server.sh start "$BENCH_DATA" "$BENCH_PORT" "${SETTINGS[@]}"
+    "${driver[@]}" profile plain
+    echo "== bench: generation profile, preloaded"
+    scripts/pg-server.sh start "$BENCH_DATA" "$BENCH_PORT" "${SETTINGS[@]}" "$PRELOAD"
+    "${driver[@]}" profile preloaded
+    scripts/pg-server.sh stop "$BENCH_DATA"
+    "${driver[@]}" report-profile
+    echo "bench: generation profile, PostgreSQL $major, done in $(($(date +%s) - start)) s"
+    exit 0
+fi
+
 echo "== bench: PostgreSQL $major, server on 127.0.0.1:$BENCH_PORT, not preloaded"
 scripts/pg-server.sh start "$BENCH_DATA" "$BENCH_PORT" "${SETTINGS[@]}"
 "${driver[@]}" backend
+"${driver[@]}" profile plain
 
 echo "== bench: same server restarted with pg_flake preloaded"
 scripts/pg-server.sh start "$BENCH_DATA" "$BENCH_PORT" "${SETTINGS[@]}" "$PRELOAD"
 "${driver[@]}" shared
+"${driver[@]}" profile preloaded
 
 echo "== bench: durable marks with fsync = on, not preloaded"
 scripts/pg-server.sh start "$BENCH_DATA" "$BENCH_PORT" "${SETTINGS[@]}" "fsync = on"
@@ -92,4 +112,5 @@ scripts/pg-server.sh start "$BENCH_DATA" "$BENCH_PORT" "${SETTINGS[@]}" "fsync =
 scripts/pg-server.sh stop "$BENCH_DATA"
 
 "${driver[@]}" report --elapsed $(($(date +%s) - start))
+"${driver[@]}" report-profile
 echo "bench: PostgreSQL $major done in $(($(date +%s) - start)) s"
