@@ -26,8 +26,8 @@
 #   test-sql, shared    25430           25432           25436           PG_FLAKE_TEST_PORT + 2 (V - 15)
 #   test-sql, backend   25431           25433           25437           the next port
 #   test-long           25460-25464     25465-25469     25475-25479     PG_FLAKE_LONG_PORT + 5 (V - 15), five ports
-#   test-clock          25490-25491     25490-25491     25490-25491     the same ports, one version at a time
-#   test-citus          25470-25472     25470-25472     25470-25472     the same ports
+#   test-clock          25580-25581     25582-25583     25586-25587     PG_FLAKE_CLOCK_PORT + 2 (V - 15), two ports
+#   test-citus          25590-25592     25593-25595     25599-25601     PG_FLAKE_CITUS_PORT + 3 (V - 15), three ports
 #   test-package        25480                                           (PostgreSQL 15 only)
 #   test-upgrade        25495           25496           25496           PG_FLAKE_UPGRADE_PORT (15), the next (the later version)
 #   test-servers        25500-25519     25520-25539     25560-25579     PG_FLAKE_SERVERS_PORT + 20 (V - 15), twenty ports
@@ -144,7 +144,12 @@ test-upgrade-%: install-15 install-%
 ## every generator; node settings across servers with logical replication:
 ## scripts/test-long.sh), test-clock-V, test-citus-V (skips without an installed Citus),
 ## and, for PostgreSQL 15, test-package.
-test-long: $(foreach v,$(PG_VERSIONS),test-long-$(v) test-clock-$(v) test-servers-$(v) test-citus-$(v)) $(if $(filter 15,$(PG_VERSIONS)),test-package)
+test-long: $(addprefix test-long-all-,$(PG_VERSIONS))
+# One version's long suites, one after the other; `make -j2 test-long` (CI)
+# runs the versions side by side: each has its own ports and data
+# directories, apt and the tests' Python environment take turns.
+test-long-all-%:
+	$(MAKE) --no-print-directory -j1 test-long-$* test-clock-$* test-servers-$* test-citus-$* $(if $(filter 15,$*),test-package)
 test-long-%: install-%
 	$(call with_pg,$*) scripts/test-long.sh
 
@@ -152,8 +157,8 @@ test-long-%: install-%
 ## libfaketime moves (about 2 minutes), not part of `make test`: restarts and a crash with the
 ## clock behind, two databases, failover to a standby 10 s behind (asynchronous and
 ## synchronous), the bound pg_flake.max_clock_lag, and live steps of the clock while 6
-## sessions generate; each preloaded and not, on 127.0.0.1:25490-25491
-## (scripts/test-clock.sh), against the version PG; test-clock-V against version V.
+## sessions generate; each preloaded and not, on 127.0.0.1:25580-25581 (15; see the ports
+## above) (scripts/test-clock.sh), against the version PG; test-clock-V against version V.
 test-clock: test-clock-$(PG)
 test-clock-%: install-%
 	$(call with_pg,$*) scripts/test-clock.sh
@@ -171,7 +176,7 @@ test-servers-%: install-%
 
 ## test-citus: a coordinator and two workers of an installed Citus, no pg_flake setting:
 ## every ID distinct through INSERT ... SELECT, COPY, ADD COLUMN and direct writes on the
-## workers (scripts/test-citus.sh, 127.0.0.1:25470-25472); exits 0 with a notice when
+## workers (scripts/test-citus.sh, 127.0.0.1:25590-25592 on 15); exits 0 with a notice when
 ## Citus is not installed for that version (CI: it is in no registry). Version PG;
 ## test-citus-V against version V.
 test-citus: test-citus-$(PG)

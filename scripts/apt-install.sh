@@ -9,6 +9,16 @@ missing=()
 for pkg in "$@"; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
 done
+[ ${#missing[@]} -gt 0 ] || exit 0
+# One installer at a time: the versions' test suites run side by side
+# (`make -j2 test-long`), and dpkg refuses a second one.
+exec 9>/var/lock/pg_flake-apt-install.lock
+flock 9
+still_missing=()
+for pkg in "${missing[@]}"; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || still_missing+=("$pkg")
+done
+missing=("${still_missing[@]+"${still_missing[@]}"}")
 if [ ${#missing[@]} -gt 0 ]; then
     echo "$who: installing ${missing[*]}"
     apt-get update -qq

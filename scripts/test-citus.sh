@@ -27,9 +27,10 @@
 # exists. Exits non-zero if any check fails.
 #
 # Environment: PG_BIN or PG_CONFIG (PostgreSQL 15 at /usr/lib/postgresql/15
-# by default), PG_FLAKE_CITUS_PORT (25470: it uses this port and the next
-# two), PG_FLAKE_CITUS_DATA (/tmp/pgf-citus: data directories are
-# $PG_FLAKE_CITUS_DATA-<server>), CITUS_ROWS (20000 rows per INSERT ...
+# by default), PG_FLAKE_CITUS_PORT (25590 for PostgreSQL 15, version V
+# 25590 + 3 (V - 15): it uses this port and the next two, so that the
+# versions can run side by side), PG_FLAKE_CITUS_DATA (/tmp/pgf-citus-V:
+# data directories are $PG_FLAKE_CITUS_DATA-<server>), CITUS_ROWS (20000 rows per INSERT ...
 # SELECT), CITUS_CLIENTS (4 pgbench clients per worker), CITUS_SECONDS (8).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -38,8 +39,9 @@ if [ -z "${PG_BIN:-}" ]; then
 fi
 PG_CONFIG=${PG_CONFIG:-$PG_BIN/pg_config}
 export PG_BIN PG_CONFIG
-PORT=${PG_FLAKE_CITUS_PORT:-25470}
-DATA=${PG_FLAKE_CITUS_DATA:-/tmp/pgf-citus}
+major=$("$PG_CONFIG" --version | sed -E 's/^PostgreSQL ([0-9]+).*/\1/')
+PORT=${PG_FLAKE_CITUS_PORT:-$((25590 + 3 * (major - 15)))}
+DATA=${PG_FLAKE_CITUS_DATA:-/tmp/pgf-citus-$major}
 ROWS=${CITUS_ROWS:-20000}
 CLIENTS=${CITUS_CLIENTS:-4}
 SECONDS_DIRECT=${CITUS_SECONDS:-8}

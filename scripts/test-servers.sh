@@ -18,6 +18,10 @@ export PG_FLAKE_SERVERS_DATA=${PG_FLAKE_SERVERS_DATA:-/tmp/pgf-servers-$major}
 scripts/apt-install.sh test-servers faketime procps
 VENV=tests/servers/.venv
 PINS=python/tests/constraints.txt
+# One version at a time makes the environment (`make -j2 test-long` runs
+# the versions side by side).
+exec 9>"$VENV.lock"
+flock 9
 if ! "$VENV/bin/python" -c 'import psycopg, pytest' 2>/dev/null \
     || [ "$(sha256sum "$PINS" | cut -d' ' -f1)" != "$(cat "$VENV/pins" 2>/dev/null)" ]; then
     rm -rf "$VENV"
@@ -29,6 +33,7 @@ if ! "$VENV/bin/python" -c 'import psycopg, pytest' 2>/dev/null \
     "$VENV/bin/pip" install -q --disable-pip-version-check -c "$PINS" "psycopg[binary]" pytest ruff
     sha256sum "$PINS" | cut -d' ' -f1 > "$VENV/pins"
 fi
+flock -u 9
 "$VENV/bin/ruff" check --quiet tests/servers
 "$VENV/bin/ruff" format --quiet --check tests/servers
 cd tests/servers
