@@ -35,7 +35,7 @@ pub static FORMAT: Format = Format {
     generate: &["sno_generate()"],
 };
 
-/// The partition's high byte: this server's node (README "Several servers").
+/// The partition's high byte: this server's node (docs/operations.md "Several servers").
 pub static NODE: NodeField = NodeField {
     format: "sno",
     bits: 8,
