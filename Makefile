@@ -9,7 +9,7 @@
 # lint, the core's tests and its codec benchmarks run once; with 15 and a later
 # version in PG_VERSIONS, `make test` also runs test-upgrade (pg_upgrade from 15
 # to each later one). PostgreSQL 17 is in no package registry reachable here
-# with its headers and pg_config, so it is built by nobody's CI (README
+# with its headers and pg_config, so it is built by nobody's CI (docs/operations.md
 # "Versions"). One version alone: `make test PG_VERSIONS=18`, or its targets:
 # test-pgrx-18, test-sql-18, test-long-18, bench-18, install-18.
 # `make install`, `run`, `stop`, `test-clock` and `test-citus` use the version PG (15):
@@ -107,11 +107,16 @@ UPGRADE_TARGETS = $(if $(filter 15,$(PG_VERSIONS)),$(addprefix test-upgrade-,$(f
 test: prereqs lint test-core test-pgrx test-sql $(UPGRADE_TARGETS)
 	@echo "make test: all suites passed (PostgreSQL $(PG_VERSIONS))"
 
-# Lint builds the extension with its default feature, pg15.
+# Lint builds the extension with its default feature, pg15. First the links and
+# anchors of every Markdown file (docs/development.md), then formatting, clippy,
+# and the core's documentation with broken intra-doc links denied (the pgrx
+# crate's needs a server build).
 lint: prereqs-15
+	python3 scripts/check-links.py
 	cargo fmt --all -- --check
 	cargo clippy --workspace --all-targets -- -D warnings
 	cargo clippy -p flake-core --all-targets --all-features -- -D warnings
+	RUSTDOCFLAGS="-D rustdoc::broken_intra_doc_links" cargo doc -p flake-core --no-deps --all-features
 
 test-core:
 	cargo test -p flake-core --all-features
@@ -131,7 +136,7 @@ test-sql-%: install-%
 ## data and indexes (10-30 s each): a 15 server with a table per format (generated keys,
 ## NULLs, btree, hash and BRIN indexes of every operator class), pg_upgrade --check then
 ## --link into a fresh V cluster, the marks (pg_flake/) copied, then on V: the same rows,
-## amcheck on every btree, hash/BRIN lookups against sequential scans, on 18 the README's
+## amcheck on every btree, hash/BRIN lookups against sequential scans, on 18 the documented
 ## skip-support snippet and skip scans, generation above the old IDs with the clock
 ## behind, ANALYZE, REINDEX; on 127.0.0.1:25495-25496 (scripts/test-upgrade.sh). Part of
 ## `make test`; test-upgrade-V for one target version.

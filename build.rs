@@ -1,6 +1,6 @@
 //! Capability cfgs: what the PostgreSQL being built for offers, set once
 //! from its version feature (`pg15` … `pg18`), so that every version branch
-//! in the code names the reason it exists (README "Versions"):
+//! in the code names the reason it exists (docs/operations.md "Versions"):
 //! - `soft_errors` (16+): input functions report into an `ErrorSaveContext`
 //!   instead of raising (`pg_input_is_valid`, `COPY … ON_ERROR`);
 //! - `guc_malloc` (16+): a setting's `extra` is allocated with `guc_malloc`

@@ -46,7 +46,7 @@ install -d "$root/DEBIAN" "$root/usr/lib/postgresql/$major/lib" \
 install -m 644 "$staged_lib"/* "$root/usr/lib/postgresql/$major/lib/"
 install -m 644 "$staged_ext"/* "$root/usr/share/postgresql/$major/extension/"
 # And the install scripts of 0.1.0 and 0.2.0 as they landed, as `make install` adds them: CREATE
-# EXTENSION pg_flake VERSION '0.1.0' (or '0.2.0') then works (README "Versions"; the
+# EXTENSION pg_flake VERSION '0.1.0' (or '0.2.0') then works (docs/operations.md "Versions"; the
 # regression test upgrade needs it).
 install -m 644 sql/pg_flake--0.1.0.sql sql/pg_flake--0.2.0.sql "$root/usr/share/postgresql/$major/extension/"
 # As dh_strip does: the symbol tables are most of a Rust library's size;
@@ -91,7 +91,7 @@ EOF
 # changelog is changelog.gz.
 date=$(git log -1 --format=%aD 2>/dev/null || date -R)
 export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || date +%s)}
-printf '%s (%s) unstable; urgency=medium\n\n  * Built from the pg_flake repository (see README.md, "Versions").\n\n -- %s  %s\n' \
+printf '%s (%s) unstable; urgency=medium\n\n  * Built from the pg_flake repository (see docs/operations.md, "Versions").\n\n -- %s  %s\n' \
     "$name" "$version" "$MAINTAINER" "$date" | gzip -9n > "$root/usr/share/doc/$name/changelog.gz"
 chmod 644 "$root/usr/share/doc/$name/"*
 

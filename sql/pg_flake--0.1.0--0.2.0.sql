@@ -1,18 +1,18 @@
--- pg_flake 0.1.0 -> 0.2.0 (README "Versions"). Every change of the SQL
+-- pg_flake 0.1.0 -> 0.2.0 (docs/operations.md "Versions"). Every change of the SQL
 -- surface since 0.1.0, so that ALTER EXTENSION pg_flake UPDATE gives a
 -- database made at 0.1.0 exactly the catalog of a fresh 0.2.0 (the
 -- regression test "upgrade" compares the two). Objects are renamed rather
 -- than dropped and re-created wherever that keeps what depends on them.
 \echo Use "ALTER EXTENSION pg_flake UPDATE TO '0.2.0'" to load this file. \quit
 
--- An untyped literal must not pick another meaning (README "Versions"):
+-- An untyped literal must not pick another meaning (docs/operations.md "Versions"):
 -- siq_domain_hash('crxc…') resolved to the text overload, and
 -- siq_from_parts('2023-11-14 …', …) matched two overloads.
 ALTER FUNCTION siq_domain_hash(text) RENAME TO siq_domain_name_hash;
 ALTER FUNCTION siq_from_parts(bigint, integer, bigint, text, integer)
     RENAME TO siq_from_tick_parts;
 
--- Durable marks and logical time (README "Guarantees"): the state shows
+-- Durable marks and logical time (docs/guarantees.md "Guarantees"): the state shows
 -- each generator's mark and how far its IDs run ahead of the clock.
 DROP FUNCTION pg_flake_generator_state();
 CREATE FUNCTION pg_flake_generator_state() RETURNS TABLE (
@@ -24,7 +24,7 @@ CREATE FUNCTION pg_flake_generator_state() RETURNS TABLE (
 STRICT VOLATILE PARALLEL SAFE
 LANGUAGE c AS 'MODULE_PATHNAME', 'generator_state_wrapper';
 
--- One node identity (README "Several servers"): which node each format
+-- One node identity (docs/operations.md "Several servers"): which node each format
 -- generates with, and where that comes from.
 CREATE FUNCTION pg_flake_node() RETURNS TABLE (
     "format" text, "node" bigint, "source" text, "problem" text
@@ -32,7 +32,7 @@ CREATE FUNCTION pg_flake_node() RETURNS TABLE (
 STRICT STABLE PARALLEL SAFE
 LANGUAGE c AS 'MODULE_PATHNAME', 'pg_flake_node_wrapper';
 
--- What uuid has and the native types lacked (README "What every native type
+-- What uuid has and the native types lacked (docs/sql-reference.md "What every native type
 -- has"): BRIN minmax-multi and bloom operator classes, skip support on
 -- PostgreSQL 18, and LEAKPROOF time decoders (as uuid_extract_timestamp).
 

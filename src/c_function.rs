@@ -1,4 +1,4 @@
-//! Functions whose SQL pg_flake writes by hand (README "Layout and tests"):
+//! Functions whose SQL pg_flake writes by hand (docs/development.md "Layout and tests"):
 //! a version-1 C function and its `CREATE FUNCTION`, declared side by side by
 //! one macro, [`c_function!`]. Everything else is a `#[pg_extern]`, whose SQL
 //! pgrx writes; the native types' own functions are declared in their type

@@ -1,5 +1,5 @@
 //! Every core error reaches the user as a PostgreSQL ERROR with the SQLSTATE
-//! of its kind (README "Errors").
+//! of its kind (docs/sql-reference.md "Errors").
 
 use flake_core::{Error, ErrorKind};
 use pgrx::pg_sys::panic::ErrorReport;
@@ -67,13 +67,13 @@ fn hint_for(error: &Error) -> Option<String> {
     match error {
         Error::ClockBehind { .. } => Some(
             "Correct the server's clock, or let IDs run further ahead of it with \
-             pg_flake.max_clock_lag (README \"Guarantees\")."
+             pg_flake.max_clock_lag (docs/guarantees.md \"Guarantees\")."
                 .into(),
         ),
         Error::ClockJumped { type_name, .. } => Some(format!(
             "Correct the server's clock: generation resumes once it is back. If the new time is \
              right, SELECT pg_flake_set_mark('{type_name}', now()) moves the mark to it deliberately \
-             (README \"Restarts, crashes and the clock\"; the bound is pg_flake.max_clock_jump)."
+             (docs/guarantees.md \"Restarts, crashes and the clock\"; the bound is pg_flake.max_clock_jump)."
         )),
         _ => None,
     }

@@ -6,7 +6,7 @@
 //! panic. The functions below are called on the hot paths (once per ID, per
 //! value compared or per sort key) and cannot raise an ERROR, so the guard
 //! would protect against nothing while costing as much as the call itself
-//! (README "Decisions where the spec is silent"; docs/BENCHMARKS.md). Each
+//! (docs/guarantees.md "Decisions where the spec is silent"; docs/BENCHMARKS.md). Each
 //! declaration says why it cannot raise.
 
 use pgrx::pg_sys;

@@ -12,9 +12,9 @@ pub struct Format {
     pub name: &'static str,
     /// Defines the format's settings and hooks; `_PG_init` calls it once.
     pub init: fn(),
-    /// Its coordination-based generators (README "Guarantees").
+    /// Its coordination-based generators (docs/guarantees.md "Guarantees").
     pub generators: &'static [&'static dyn ServerGenerator],
-    /// Their node fields (README "Several servers").
+    /// Their node fields (docs/operations.md "Several servers").
     pub nodes: &'static [&'static NodeField],
     /// SQL expressions that generate an ID of the format, for tests that
     /// must run every generator.

@@ -1,4 +1,4 @@
-//! The coordination-based generators as a server runs them (README
+//! The coordination-based generators as a server runs them (docs/guarantees.md
 //! "Guarantees", "Shared mode"):
 //! - per backend, each backend owns one generator per format for its slot;
 //! - in shared mode, one generator per format for the whole server, in
@@ -30,7 +30,7 @@ use std::sync::atomic::{AtomicBool, AtomicI32, AtomicPtr, Ordering};
 use std::sync::OnceLock;
 
 /// This backend's slot and the number of slots: unique among running
-/// backends (README "Guarantees").
+/// backends (docs/guarantees.md "Guarantees").
 pub fn slot() -> (u32, u32) {
     // SAFETY: plain globals that PostgreSQL sets before any SQL runs.
     unsafe {
@@ -48,7 +48,7 @@ pub fn slot() -> (u32, u32) {
 static MAX_CLOCK_LAG: GucSetting<i32> = GucSetting::<i32>::new(60_000);
 
 /// `pg_flake.max_clock_jump`: how far (ms) the real-time clock may be set
-/// ahead at once before generation refuses to move a mark with it (README
+/// ahead at once before generation refuses to move a mark with it (docs/guarantees.md
 /// "Restarts, crashes and the clock"); 0 turns the check off. The default
 /// equals `max_clock_lag`'s: a step that is accepted can be undone without
 /// generation stopping (logical time absorbs it), and NTP's steps of a
@@ -60,7 +60,7 @@ pub fn define_settings() {
     GucRegistry::define_int_guc(
         c"pg_flake.max_clock_jump",
         c"How far the clock may be set ahead at once before generation stops rather than move the marks with it.",
-        c"A real-time clock that moved this much further than the monotonic clock since the last mark was set forward; generation raises an error instead of recording a mark that far ahead. 0 turns the check off (README \"Restarts, crashes and the clock\").",
+        c"A real-time clock that moved this much further than the monotonic clock since the last mark was set forward; generation raises an error instead of recording a mark that far ahead. 0 turns the check off (docs/guarantees.md \"Restarts, crashes and the clock\").",
         &MAX_CLOCK_JUMP,
         0,
         i32::MAX,
@@ -70,7 +70,7 @@ pub fn define_settings() {
     GucRegistry::define_int_guc(
         c"pg_flake.max_clock_lag",
         c"How far the clock may be behind the IDs already issued before generation stops.",
-        c"While the clock is behind, IDs go on in logical time above the last ones, at most this far ahead of the clock; beyond, generation raises an error (README \"Guarantees\").",
+        c"While the clock is behind, IDs go on in logical time above the last ones, at most this far ahead of the clock; beyond, generation raises an error (docs/guarantees.md \"Guarantees\").",
         &MAX_CLOCK_LAG,
         0,
         i32::MAX,
@@ -136,7 +136,7 @@ pub trait ServerGenerator: SharedState {
     /// Its rows of `pg_flake_generator_state()`: none until it has been used.
     fn state_rows(&self) -> Vec<StateRow>;
     /// `pg_flake_set_mark`: the format's mark becomes the unit that holds
-    /// `unix_nanos`, deliberately, up or down (README "Restarts, crashes and
+    /// `unix_nanos`, deliberately, up or down (docs/guarantees.md "Restarts, crashes and
     /// the clock"): a new marks file, the server's generator (this
     /// backend's, per backend) starting above it, the clock taken as it is
     /// from the next mark on. Returns the previous mark, where it could be
@@ -167,7 +167,7 @@ struct ServerState<G> {
     /// (`ConditionVariableSleep` checks for interrupts).
     recorded: pg_sys::ConditionVariable,
     /// Whether the generator's floor is the marks file's mark: false where
-    /// the file could not be read when the state was set up (README
+    /// the file could not be read when the state was set up (docs/guarantees.md
     /// "Restarts, crashes and the clock"); the first recording reads it
     /// again before anything is issued.
     floor_known: AtomicBool,
@@ -181,7 +181,7 @@ enum Extension {
     Record(u64),
     /// Another backend is recording one.
     Busy,
-    /// The clock was stepped ahead (README "Restarts, crashes and the
+    /// The clock was stepped ahead (docs/guarantees.md "Restarts, crashes and the
     /// clock"): nothing is recorded.
     Refused(flake_core::Error),
 }
@@ -246,7 +246,7 @@ fn record_mark(format: &'static str, slot: Option<u32>, mark: u64) -> u64 {
             Ok(recorded)
         })
         .unwrap_or_else(|e| marks_failed(format, e));
-    // With the node this backend announced (README "Standbys and failover").
+    // With the node this backend announced (docs/operations.md "Standbys and failover").
     wal::log_mark(format, recorded, crate::node::announced(format));
     recorded
 }
@@ -254,11 +254,11 @@ fn record_mark(format: &'static str, slot: Option<u32>, mark: u64) -> u64 {
 /// Raises a failure to read or write a marks file, with the SQLSTATE
 /// PostgreSQL gives the same failure of its own files
 /// (`errcode_for_file_access`): generation stops rather than risk a
-/// duplicate (README "Restarts, crashes and the clock").
+/// duplicate (docs/guarantees.md "Restarts, crashes and the clock").
 pub fn marks_failed(format: &str, error: std::io::Error) -> ! {
     use pgrx::PgSqlErrorCode::*;
     if let Some(damage) = MarksError::of(&error) {
-        // Damaged or missing (README "Restarts, crashes and the clock"):
+        // Damaged or missing (docs/guarantees.md "Restarts, crashes and the clock"):
         // no mark to trust, so none of the format's IDs until an operator
         // says where its IDs end.
         pgrx::pg_sys::panic::ErrorReport::new(
@@ -269,7 +269,7 @@ pub fn marks_failed(format: &str, error: std::io::Error) -> ! {
         .set_hint(format!(
             "Restore the file from a backup of this data directory taken with the server stopped, or set the mark deliberately: \
              find the time of the highest {format} ID stored (e.g. SELECT max({format}_timestamp(id)) FROM your tables) and, as a superuser, \
-             SELECT pg_flake_set_mark('{format}', that time) (README \"Restarts, crashes and the clock\")."
+             SELECT pg_flake_set_mark('{format}', that time) (docs/guarantees.md \"Restarts, crashes and the clock\")."
         ))
         .report(pgrx::PgLogLevel::ERROR);
         unreachable!("ERROR does not return")
@@ -312,7 +312,7 @@ impl<G: SlotGenerator> Generator<G> {
     /// Runs `step` (one attempt of the generator's non-blocking
     /// `try_generate`) until it issues an ID, pausing while a unit is used up
     /// (at most one unit) and recording a higher mark when the generator
-    /// reaches its mark (README "Guarantees").
+    /// reaches its mark (docs/guarantees.md "Guarantees").
     ///
     /// In shared mode each attempt reads the clock, then holds the spinlock
     /// for one step of the server's generator: arithmetic only (a second
@@ -392,7 +392,7 @@ impl<G: SlotGenerator> Generator<G> {
     }
 
     /// Per-backend mode: records a mark that covers `unit` and a lease beyond
-    /// it, unless the clock was set forward (README "Restarts, crashes and
+    /// it, unless the clock was set forward (docs/guarantees.md "Restarts, crashes and
     /// the clock"): then, with `must` (nothing can be issued without it), an
     /// error; without, nothing (the next ID's `must` raises it if the clock
     /// is still ahead).
@@ -427,7 +427,7 @@ impl<G: SlotGenerator> Generator<G> {
     /// The wait is on a condition variable, never on a lock held across
     /// I/O: a cancel, `statement_timeout` or terminate ends it at once, for
     /// the recorder (in its standby wait, `wal::log_mark`) as for the
-    /// backends behind it (README "Standbys and failover"). The generator
+    /// backends behind it (docs/operations.md "Standbys and failover"). The generator
     /// uses the recorded mark only once `record_mark` returned: an
     /// interrupted recording raises and extends nothing.
     fn extend_shared(&self, shared: &ServerState<G>, unit: u64, must: bool) {
@@ -459,7 +459,7 @@ impl<G: SlotGenerator> Generator<G> {
                     Extension::Covered
                 } else if shared.recorder.load(Ordering::Relaxed) == 0 {
                     // Two clock readings under the spinlock, once per mark:
-                    // the reference for clock steps is server-wide (README
+                    // the reference for clock steps is server-wide (docs/guarantees.md
                     // "Restarts, crashes and the clock").
                     match generator.check_clock(&mut BackendClock::new(), max_jump_nanos()) {
                         Ok(()) => {
@@ -529,12 +529,12 @@ impl<G: SlotGenerator> SharedState for Generator<G> {
     unsafe fn attach(&self, at: *mut u8, fresh: bool) {
         let state = at.cast::<ServerState<G>>();
         if fresh {
-            // Above everything the server's previous runs used (README
+            // Above everything the server's previous runs used (docs/guarantees.md
             // "Guarantees"). A mark that cannot be read does not stop the
             // server (an operator must be able to connect and set it): the
             // generator starts with none, and its first ID needs one, which
             // recording reads from the file again and refuses until the
-            // file is sound (README "Restarts, crashes and the clock").
+            // file is sound (docs/guarantees.md "Restarts, crashes and the clock").
             let (floor, floor_known) =
                 match Marks::lock(self.format).and_then(|marks| marks.global()) {
                     Ok(floor) => (floor, true),
@@ -547,7 +547,7 @@ impl<G: SlotGenerator> SharedState for Generator<G> {
                     }
                 };
             // The reference for clock steps is taken at the first mark
-            // (README "Restarts, crashes and the clock"): a clock set right
+            // (docs/guarantees.md "Restarts, crashes and the clock"): a clock set right
             // after the server started, before any ID, is not refused.
             let generator = MarkedGenerator::above(SHARED_SLOT.0, SHARED_SLOT.1, floor).or_raise();
             // SAFETY: the caller reserved this memory for this generator.
@@ -693,7 +693,7 @@ pub fn learn(format: &[u8], mark: u64, node: Option<u32>) {
 }
 
 /// Registers the server's generators (from `_PG_init`) and gives them
-/// server-wide state where the server has it (README "Shared mode").
+/// server-wide state where the server has it (docs/operations.md "Shared mode").
 pub fn register(generators: impl Iterator<Item = &'static dyn ServerGenerator>) {
     let generators = GENERATORS.get_or_init(|| generators.collect());
     shared_memory::register(generators.iter().map(|g| *g as &'static dyn SharedState));

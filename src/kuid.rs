@@ -45,12 +45,12 @@ pub static FORMAT: Format = Format {
     generate: &["kuid64_generate()", "kuid96_generate()"],
 };
 
-/// kuid64 has no node field: its IDs are for one server (README "Several
+/// kuid64 has no node field: its IDs are for one server (docs/operations.md "Several
 /// servers"), and it refuses to generate in a Citus cluster.
 pub static KUID64_NODE: NodeField = NodeField::new("kuid64", 0, None);
 
 /// kuid96's 32-bit node: the fingerprint of `pg_flake.kuid_node` where it is
-/// set, else the node number itself (README "Several servers").
+/// set, else the node number itself (docs/operations.md "Several servers").
 pub static KUID96_NODE: NodeField = NodeField::new(
     "kuid96",
     32,
@@ -118,7 +118,7 @@ fn define_settings() {
         kuid_core::MAX_INTERVAL as i32,
         // Superuser-only: the interval moves the boundary between time and
         // node bits, so kuid96 values generated under two intervals can
-        // collide in one table (README "Settings"); the functions take an
+        // collide in one table (docs/sql-reference.md "Settings"); the functions take an
         // explicit interval argument for every role.
         GucContext::Suset,
         GucFlags::default(),

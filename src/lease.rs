@@ -1,4 +1,4 @@
-//! Leases of node ranges to application generators (README "Leases"): the
+//! Leases of node ranges to application generators (docs/sql-reference.md "Leases"): the
 //! SQL functions are plain SQL and PL/pgSQL in `sql/leases.sql`; this is
 //! the one helper they call, which knows the setting and the server's own
 //! node for each format.

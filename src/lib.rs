@@ -1,7 +1,7 @@
 //! pg_flake: the flake family of distributed, time-sortable identifiers as
 //! native PostgreSQL types. This crate is the thin SQL layer over
 //! `flake-core`, in three layers whose imports run one way, downwards
-//! (README "Layout and tests"):
+//! (docs/development.md "Layout and tests"):
 //! - the top: this file, `registry` (the list of formats) and `state`
 //!   (the SQL functions that report on every generator and node);
 //! - the formats, one module each, with the same names as the core's;
@@ -57,7 +57,7 @@ pub extern "C-unwind" fn _PG_init() {
         (format.init)();
     }
     settings::reserve_prefix();
-    // Preloaded: shared mode (README "Shared mode") and marks in the WAL.
+    // Preloaded: shared mode (docs/operations.md "Shared mode") and marks in the WAL.
     if settings::preloaded() {
         wal::register(generator::learn);
     }

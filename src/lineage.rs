@@ -1,4 +1,4 @@
-//! Lineage nodes (README "Standbys and failover"): the nodes a data
+//! Lineage nodes (docs/operations.md "Standbys and failover"): the nodes a data
 //! directory's WAL line has generated each coordination-based format with,
 //! so that a server in recovery never generates with its primary's node.
 //!
@@ -98,7 +98,7 @@ pub fn read(format: &str) -> io::Result<Lineage> {
 /// Its own node goes into the lineage only while that leaves room for two
 /// more: the lineage is bounded, and nodes of its own must not push out the
 /// nodes its primary generates with (a clone of this standby then does not
-/// know the node: README "Standbys and failover" says to give each server
+/// know the node: docs/operations.md "Standbys and failover" says to give each server
 /// its own).
 pub fn adopt(format: &str, node: u32) -> io::Result<()> {
     let marks = Marks::lock_interruptible(format)?;

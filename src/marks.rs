@@ -1,4 +1,4 @@
-//! Durable marks (README "Guarantees"): for each coordination-based format,
+//! Durable marks (docs/guarantees.md "Guarantees"): for each coordination-based format,
 //! the highest time unit its generators may have used, kept in the data
 //! directory so that a restarted server, whatever its clock says, never uses
 //! such a unit again.
@@ -12,7 +12,7 @@
 //! cleanly the last it used. `pg_flake/formats` lists the formats whose
 //! marks files exist, so that a missing one is noticed.
 //!
-//! A file is never trusted blindly (README "Restarts, crashes and the
+//! A file is never trusted blindly (docs/guarantees.md "Restarts, crashes and the
 //! clock"): a damaged, truncated, empty or foreign file, or a missing file
 //! of a format `pg_flake/formats` lists, yields no mark but an error
 //! ([`MarksError`]) that the generator raises (XX001) until an operator
@@ -27,7 +27,7 @@
 //! durable before any unit above the previous one is used. Nothing here raises an ERROR while the lock is held: errors come
 //! back as `io::Error`, and the lock goes with the file.
 //!
-//! Per-backend mode (README "Guarantees"): a backend's generator starts
+//! Per-backend mode (docs/guarantees.md "Guarantees"): a backend's generator starts
 //! above the run floor (so a restarted server continues above everything
 //! its previous run issued) and above what its slot's previous holder used:
 //! the exact unit it left at a clean exit, or the mark it held if it did not
@@ -53,7 +53,7 @@ const FORMATS_FILE: &str = "pg_flake/formats";
 const SLOT_SIZE: u64 = 16;
 
 /// Why a format's marks cannot be used: the generator refuses until an
-/// operator acts (README "Restarts, crashes and the clock").
+/// operator acts (docs/guarantees.md "Restarts, crashes and the clock").
 #[derive(Debug)]
 pub enum MarksError {
     Damaged { path: String, damage: Damage },
@@ -125,7 +125,7 @@ impl Marks {
     /// As [`lock`](Self::lock), for a backend generating IDs: while another
     /// process holds the lock (for its file I/O and `fsync`), it sleeps 1 ms
     /// at a time on its latch and honours cancel, `statement_timeout` and
-    /// terminate (README "Standbys and failover"): nothing holds it waiting
+    /// terminate (docs/operations.md "Standbys and failover"): nothing holds it waiting
     /// uncancellably. Only before the lock is taken: an interrupt raises
     /// with nothing locked.
     pub fn lock_interruptible(format: &str) -> io::Result<Marks> {
@@ -196,7 +196,7 @@ impl Marks {
     /// Replay of the WAL (crash recovery, a standby): the marks of `format`,
     /// made again from `mark` where the file is missing or damaged — a
     /// replayed mark record is the format's latest mark, since marks only
-    /// grow in the WAL (README "Restarts, crashes and the clock").
+    /// grow in the WAL (docs/guarantees.md "Restarts, crashes and the clock").
     pub fn recover(format: &str, mark: u64) -> io::Result<Marks> {
         match Marks::lock(format) {
             Err(e) if MarksError::of(&e).is_some() => {
@@ -291,7 +291,7 @@ impl Marks {
         Ok(())
     }
 
-    /// The lineage nodes (README "Standbys and failover"): the nodes this
+    /// The lineage nodes (docs/operations.md "Standbys and failover"): the nodes this
     /// data directory's WAL line has generated the format with, announced by
     /// its primaries, replayed from the WAL or copied with a base backup,
     /// and the nodes a standby generated with itself; least recently seen
@@ -316,7 +316,7 @@ impl Marks {
     }
 
     /// Whether `node` is the most recent lineage node and reached the WAL
-    /// in `run` (a primary's announcement, README "Standbys and failover").
+    /// in `run` (a primary's announcement, docs/operations.md "Standbys and failover").
     pub fn announced(&self, node: u32, run: (u64, u64)) -> bool {
         let header = self.header.borrow();
         header.nodes.last() == Some(&node) && header.announced_run == run

@@ -1,4 +1,4 @@
-//! Which node this server is, for every coordination-based format (README
+//! Which node this server is, for every coordination-based format (docs/operations.md
 //! "Several servers"): the value in each format's node field (sno's
 //! partition high byte, SIQ's node byte, Snowflake's worker, kuid96's node)
 //! and where it comes from, first that applies:
@@ -13,7 +13,7 @@
 //! A server in recovery (a hot standby) would repeat its primary's
 //! identity, so it generates only with a `pg_flake.node` of its own, which
 //! is then its identity for every format, and only where it can show that
-//! node differs from its primary's (README "Standbys and failover",
+//! node differs from its primary's (docs/operations.md "Standbys and failover",
 //! [`crate::lineage`]): pg_flake preloaded (so that its primary's marks and
 //! nodes reach it), a format with a node field (never kuid64), and a node
 //! other than every node its WAL line generated the format with, of which
@@ -59,7 +59,7 @@ pub fn define_settings() {
         );
         GucRegistry::define_string_guc_with_hooks(
             c"pg_flake.lease_nodes",
-            c"Nodes reserved for application leases, per format (README \"Leases\").",
+            c"Nodes reserved for application leases, per format (docs/sql-reference.md \"Leases\").",
             c"Comma-separated format=first-last, format=n or format=none; formats not named keep their default (sno and siq 255, snowflake 31, kuid96 4294967040-4294967295).",
             &LEASE_NODES,
             // Superuser-only: a role that could move the range onto a
@@ -75,7 +75,7 @@ pub fn define_settings() {
 
 // --- nodes reserved for leases -------------------------------------------------------
 
-/// `pg_flake.lease_nodes` (README "Leases"): the nodes of each format that
+/// `pg_flake.lease_nodes` (docs/sql-reference.md "Leases"): the nodes of each format that
 /// application generators lease and servers never generate with.
 static LEASE_NODES: GucSetting<Option<CString>> = GucSetting::<Option<CString>>::new(Some(c""));
 
@@ -310,7 +310,7 @@ impl NodeField {
         }
     }
 
-    /// The identity this server generates `self.format` with (README
+    /// The identity this server generates `self.format` with (docs/operations.md
     /// "Several servers"), or why it must not generate it.
     pub fn identity(&self) -> Result<Identity, Refusal> {
         self.identity_at(recovery_in_progress())
@@ -329,7 +329,7 @@ impl NodeField {
 
     /// In recovery: whether `identity` (from `pg_flake.node`) can be shown
     /// to differ from every node this server's WAL line generates the
-    /// format with (README "Standbys and failover").
+    /// format with (docs/operations.md "Standbys and failover").
     fn check_lineage(&self, identity: Identity) -> Result<(), Refusal> {
         let refusal = |reason: String, hint: String| Refusal {
             code: PgSqlErrorCode::ERRCODE_READ_ONLY_SQL_TRANSACTION,
@@ -454,7 +454,7 @@ impl NodeField {
     }
 
     /// Whether `identity`'s node is reserved for application leases
-    /// (README "Leases"): a server never generates with such a node, and
+    /// (docs/sql-reference.md "Leases"): a server never generates with such a node, and
     /// `pg_flake_lease` refuses while a server does.
     pub fn check_reserved(&self, identity: Identity) -> Result<(), Refusal> {
         let Some(format) = self.lease_format() else {

@@ -1,6 +1,6 @@
 //! SQL surface of public identities (docs/formats/public_id.md): an
 //! internal `bigint`, `distributed_id` or `uuid` as an AES-encrypted `uuid`,
-//! and back; the key setting and the log filter that hides it (README
+//! and back; the key setting and the log filter that hides it (docs/sql-reference.md
 //! "Public identities").
 //!
 //! Every function exists twice: with a `key bytea` argument it is

@@ -1,5 +1,5 @@
 //! The backend's CSPRNG, shared by the random formats (flaxid,
-//! distributed_id, distributed_id128; README "Guarantees").
+//! distributed_id, distributed_id128; docs/guarantees.md "Guarantees").
 
 use crate::clock::{BackendClock, ONE_MILLISECOND};
 use crate::errors::OrRaise;

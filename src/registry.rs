@@ -1,4 +1,4 @@
-//! The registry of formats: the one place that lists them (README "Layout
+//! The registry of formats: the one place that lists them (docs/development.md "Layout
 //! and tests"). `_PG_init` defines their settings and gives their generators
 //! shared memory, `pg_flake_generator_state()` reports the generators, and
 //! the tests run every generator, all by going through this list. A new

@@ -1,4 +1,4 @@
-//! What every format's settings share (README "Settings"): the
+//! What every format's settings share (docs/sql-reference.md "Settings"): the
 //! `pg_flake.` prefix, how a setting's check hook rejects a value, and
 //! whether pg_flake was preloaded. Each format defines its own settings in
 //! its module; `_PG_init` calls them through the registry.

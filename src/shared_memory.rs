@@ -1,4 +1,4 @@
-//! The server-wide state of pg_flake's generators (README "Shared mode"):
+//! The server-wide state of pg_flake's generators (docs/operations.md "Shared mode"):
 //! one area of shared memory, in which each user (a generator, see
 //! `crate::generator`) has its place. With pg_flake preloaded, the area is
 //! reserved when the server starts (and set up again after a crash
@@ -140,7 +140,7 @@ unsafe extern "C-unwind" fn release_at_shutdown(code: i32, _arg: pg_sys::Datum) 
 }
 
 /// PostgreSQL 17+ without preloading: the generators live in a named DSM
-/// segment, made by the first backend that generates (README "Shared mode").
+/// segment, made by the first backend that generates (docs/operations.md "Shared mode").
 ///
 /// Its initialisation reads every format's marks file, which can fail (a
 /// file that cannot be read or locked). `GetNamedDSMSegment` registers a

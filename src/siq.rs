@@ -45,7 +45,7 @@ pub static FORMAT: Format = Format {
     generate: &["siq_generate('user')", "siq_generate('message')"],
 };
 
-/// The domain hash's top byte: this server's node (README "Several servers").
+/// The domain hash's top byte: this server's node (docs/operations.md "Several servers").
 pub static NODE: NodeField =
     NodeField::new("siq", 8, Some((&SIQ_NODE_SET, || SIQ_NODE.get() as u32)));
 
@@ -85,7 +85,7 @@ fn domain_bits() -> u32 {
     };
     // Where the domain's hash keeps its own top byte (no node, or 0.1.0's
     // pg_flake.siq_node = 0), that byte is the node in the IDs: it must not
-    // be one reserved for leases either (README "Leases").
+    // be one reserved for leases either (docs/sql-reference.md "Leases").
     if bits >> 24 != identity.node {
         let hashed = Identity {
             node: bits >> 24,
@@ -96,7 +96,7 @@ fn domain_bits() -> u32 {
         }
     }
     // The byte that goes into the IDs is the node others must not use
-    // (README "Standbys and failover").
+    // (docs/operations.md "Standbys and failover").
     NODE.announce(bits >> 24, in_recovery);
     if !in_recovery {
         DOMAIN_BITS.keep(bits);
@@ -276,7 +276,7 @@ fn siq_domain_hash_of_id(id: Siq) -> i64 {
 }
 
 /// The hash of a domain name. 0.1.0 called it `siq_domain_hash(text)`, an
-/// overload that an untyped literal ID resolved to (README "Versions").
+/// overload that an untyped literal ID resolved to (docs/operations.md "Versions").
 #[pg_extern(immutable, parallel_safe, strict, name = "siq_domain_name_hash")]
 fn siq_domain_hash_of_domain(domain: &str) -> i64 {
     siq_core::domain_hash(domain).or_raise() as i64

@@ -36,7 +36,7 @@ pub static FORMAT: Format = Format {
     generate: &["sno_generate()"],
 };
 
-/// The partition's high byte: this server's node (README "Several servers").
+/// The partition's high byte: this server's node (docs/operations.md "Several servers").
 pub static NODE: NodeField =
     NodeField::new("sno", 8, Some((&SNO_NODE_SET, || SNO_NODE.get() as u32)));
 

@@ -29,7 +29,7 @@ pub static FORMAT: Format = Format {
     generate: &["snowflake_generate()"],
 };
 
-/// The worker field: this server's node (README "Several servers").
+/// The worker field: this server's node (docs/operations.md "Several servers").
 pub static NODE: NodeField = NodeField::new(
     "snowflake",
     5,
@@ -89,7 +89,7 @@ fn define_settings() {
             c"The default 1420070400000 is 2015-01-01 00:00:00 UTC, Discord's epoch.",
             &SNOWFLAKE_EPOCH,
             // Superuser-only: IDs generated under two epochs can collide in
-            // one table (README "Settings"); the decoders take an explicit
+            // one table (docs/sql-reference.md "Settings"); the decoders take an explicit
             // epoch argument for every role.
             GucContext::Suset,
             GucFlags::default(),

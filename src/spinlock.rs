@@ -1,5 +1,5 @@
 //! A value in shared memory behind one of PostgreSQL's spinlocks: the
-//! server-wide generators' state (README "Shared mode"), held for one step of
+//! server-wide generators' state (docs/operations.md "Shared mode"), held for one step of
 //! a generator, tens of instructions.
 
 use crate::ffi::{spin_lock_acquire, spin_lock_init, spin_lock_release};

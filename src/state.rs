@@ -1,15 +1,15 @@
 //! What this server's generators are doing and which node they are, for an
 //! operator, over every format of the registry:
 //! - `pg_flake_generator_state()`: one row per sequencer of the
-//!   coordination-based generators (README "Generator state"). Per backend:
+//!   coordination-based generators (docs/sql-reference.md "Generator state"). Per backend:
 //!   the generators this backend has used. In shared mode: the server's
 //!   generators (slot 0 of 1) that any backend has used since the server
 //!   started, with server-wide counts.
 //! - `pg_flake_node()`: one row per coordination-based format, the node
-//!   number it generates with and where that comes from (README "Several
+//!   number it generates with and where that comes from (docs/operations.md "Several
 //!   servers").
 //! - `pg_flake_set_mark(format, mark)`: a superuser moves a format's mark
-//!   deliberately (README "Restarts, crashes and the clock").
+//!   deliberately (docs/guarantees.md "Restarts, crashes and the clock").
 
 use crate::registry;
 use crate::time;
@@ -114,7 +114,7 @@ fn generator_state() -> TableIterator<
 
 /// 0.1.0's `pg_flake_generator_state()`, whose catalog entry names this
 /// symbol with 13 OUT columns: a database made at 0.1.0 keeps it until
-/// `ALTER EXTENSION pg_flake UPDATE` (README "Versions").
+/// `ALTER EXTENSION pg_flake UPDATE` (docs/operations.md "Versions").
 #[allow(clippy::type_complexity)]
 #[pg_extern(volatile, parallel_safe, sql = false)]
 fn pg_flake_generator_state() -> TableIterator<
@@ -192,7 +192,7 @@ fn pg_flake_node() -> TableIterator<
 /// A superuser sets `format`'s durable mark to the time unit that holds
 /// `mark`, up or down, in place of whatever the marks file holds (a
 /// damaged or missing file, a mark a clock set years ahead carried along):
-/// the operator's deliberate step of README "Restarts, crashes and the
+/// the operator's deliberate step of docs/guarantees.md "Restarts, crashes and the
 /// clock". Logged as a WARNING with the old and new marks and the user.
 /// Returns the start of the new mark's unit.
 #[pg_extern(volatile, parallel_unsafe)]

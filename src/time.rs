@@ -9,7 +9,7 @@ use pgrx::prelude::*;
 const UNIX_EPOCH_IN_PG_MICROS: i64 = -946_684_800_000_000;
 
 /// Microseconds since the Unix epoch of a finite timestamp; infinite ones are
-/// outside every format's range (22008, README "Decisions where the spec is
+/// outside every format's range (22008, docs/guarantees.md "Decisions where the spec is
 /// silent").
 pub fn unix_micros(ts: TimestampWithTimeZone, type_name: &'static str, range: &'static str) -> i64 {
     if !ts.is_finite() {

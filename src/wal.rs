@@ -1,4 +1,4 @@
-//! Marks in the WAL (README "Guarantees"): with pg_flake preloaded on
+//! Marks in the WAL (docs/guarantees.md "Guarantees"): with pg_flake preloaded on
 //! PostgreSQL 15+, every mark a generator records is also a WAL record of
 //! pg_flake's own resource manager, flushed (and, under synchronous
 //! replication, confirmed by the synchronous standbys, whatever the
@@ -64,14 +64,14 @@ unsafe impl Send for Manager {}
 /// Writes `mark` of `format` to the WAL and waits until it is flushed and,
 /// where `synchronous_standby_names` names synchronous standbys, confirmed
 /// flushed by them — whatever the session's `synchronous_commit`, which any
-/// user may lower (README "Standbys and failover"). The wait ends only with
+/// user may lower (docs/operations.md "Standbys and failover"). The wait ends only with
 /// the confirmation or with an interrupt: a cancel or `statement_timeout`
 /// raises 57014, a terminate ends the backend, and the caller then uses
 /// nothing above its previous mark. Nothing to do without the resource
 /// manager, or on a standby (which cannot write WAL; a standby generating
 /// with its own `pg_flake.node` keeps its marks in its data directory).
 ///
-/// `node` is the node the primary generates `format` with (README
+/// `node` is the node the primary generates `format` with (docs/operations.md
 /// "Standbys and failover"): a standby that replays it knows its primary's
 /// node and refuses to generate with it.
 pub fn log_mark(format: &str, mark: u64, node: Option<u32>) {

@@ -9,7 +9,7 @@ import org.postgresql.util.PGobject;
  * its canonical text either way.
  *
  * <p>sno's text is its 80 bits in 16 characters of 5 bits, most significant
- * first, over an alphabet in ASCII order (README: "sno"); binary is the 10
+ * first, over an alphabet in ASCII order (docs/sql-reference.md: "sno"); binary is the 10
  * bytes.
  */
 public class FlakeSno extends PGobject implements PGBinaryObject, Comparable<FlakeSno> {

@@ -26,7 +26,7 @@ import org.postgresql.util.PGobject;
  * </pre>
  */
 public class PgFlakeRecipe {
-    /** One value of each native type, from the README's examples. */
+    /** One value of each native type, from the examples of docs/sql-reference.md. */
     static final Map<String, String> EXAMPLES = new LinkedHashMap<>();
 
     static {

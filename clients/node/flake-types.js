@@ -6,7 +6,7 @@
 const pg = require('pg')
 const postgresArray = require('postgres-array')
 
-// The native types of pg_flake and their lengths in bytes (README: "What
+// The native types of pg_flake and their lengths in bytes (docs/sql-reference.md: "What
 // every native type has"). Their OIDs are chosen by each database at
 // CREATE EXTENSION time, so they are looked up, never written down.
 const TYPE_LENGTHS = { sno: 10, siq: 14, distributed_id: 12, flaxid: 12, kuid96: 12 }
@@ -36,7 +36,7 @@ class FlakeId {
 }
 
 // sno's text is its 80 bits in 16 characters of 5 bits, most significant
-// first, over an alphabet in ASCII order (README: "sno").
+// first, over an alphabet in ASCII order (docs/sql-reference.md: "sno").
 const SNO32 = '23456789abcdefghijklmnopqrstuvwx'
 const SNO32_VALUES = new Map([...SNO32].map((c, i) => [c, BigInt(i)]))
 

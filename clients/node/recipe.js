@@ -21,7 +21,7 @@ function parseDsn (dsn) {
   return config
 }
 
-// One value of each native type, from the README's examples.
+// One value of each native type, from the examples of docs/sql-reference.md.
 const EXAMPLES = {
   sno: 'brpk4q72xwf2m63l',
   siq: 'crxckuyagku7racaaacmgzymuoabo',
@@ -144,7 +144,7 @@ async function main () {
   await check('binary: true is lossy in node-postgres 8.23 (brianc/node-postgres#3495)', async () => {
     // Not pg_flake's doing: any binary column whose bytes are not UTF-8. If
     // this check fails after an upgrade, binary results are fixed: update
-    // README.md ("binary: true").
+    // docs/applications.md ("binary: true").
     // (binary applies to queries with parameters: without, node-postgres
     // uses the simple protocol, whose results are always text.)
     const { rows: [{ n }] } = await client.query({ text: 'SELECT $1::int4 AS n', values: [1000], binary: true })
@@ -153,7 +153,7 @@ async function main () {
   })
 
   await check('binary: true with pg_flake types gives the value or an error, never a wrong ID', async () => {
-    // 'A' bytes are UTF-8, so they survive; the README's sno has 0xa0 and 0xff.
+    // 'A' bytes are UTF-8, so they survive; the documentation's sno has 0xa0 and 0xff.
     const result = await client.query({
       text: 'SELECT $1::bytea::sno AS sno, $2::bytea::siq AS siq',
       values: [Buffer.from('A'.repeat(10)), Buffer.from('A'.repeat(14))],

@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-/// The class of a mistake, one per SQLSTATE of README "Errors".
+/// The class of a mistake, one per SQLSTATE of docs/sql-reference.md "Errors".
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ErrorKind {
     /// 22P02 `invalid_text_representation`.
@@ -74,7 +74,7 @@ pub enum Error {
     /// A bad argument (unknown kind, bad key length, bad interval, ...).
     InvalidParameter { message: String },
     /// Logical time would run further ahead of the clock than allowed: the
-    /// clock is that far behind IDs already issued (README "Guarantees").
+    /// clock is that far behind IDs already issued (docs/guarantees.md "Guarantees").
     ClockBehind {
         type_name: &'static str,
         lead_nanos: i64,
@@ -82,7 +82,7 @@ pub enum Error {
     },
     /// The real-time clock moved further ahead than the monotonic clock
     /// since the generator's last mark, by more than allowed: someone set it
-    /// forward (README "Restarts, crashes and the clock"). Recording a mark
+    /// forward (docs/guarantees.md "Restarts, crashes and the clock"). Recording a mark
     /// that far ahead would stop generation once the clock is right again.
     ClockJumped {
         type_name: &'static str,
@@ -163,7 +163,7 @@ const SQL_TYPES: [&str; 8] = [
     "numeric",
 ];
 
-/// "type sno", but "kuid64" (README "Errors").
+/// "type sno", but "kuid64" (docs/sql-reference.md "Errors").
 struct Subject(&'static str);
 
 impl fmt::Display for Subject {
@@ -259,7 +259,7 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 pub const NON_NEGATIVE_BIGINT: &str = "0 to 9223372036854775807";
 
 /// A `bigint` read as unsigned: a negative one stands for nothing (22003,
-/// README "Errors"), e.g. no Snowflake, kuid64 or alphanumeric form.
+/// docs/sql-reference.md "Errors"), e.g. no Snowflake, kuid64 or alphanumeric form.
 pub fn non_negative(type_name: &'static str, value: i64) -> Result<u64> {
     u64::try_from(value).map_err(|_| Error::ValueOutOfRange {
         type_name,

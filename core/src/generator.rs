@@ -1,4 +1,4 @@
-//! What every coordination-based generator offers (README "Guarantees"), and
+//! What every coordination-based generator offers (docs/guarantees.md "Guarantees"), and
 //! the durable mark that keeps a restarted generator from reissuing an ID.
 //!
 //! This module is a mechanism: the formats implement [`SlotGenerator`] for
@@ -53,7 +53,7 @@ pub trait SlotGenerator: Copy {
 
     /// The unit that contains the instant `nanos` after the start of `unit`,
     /// saturated at the format's last unit: a mark never names a unit
-    /// beyond the format's range, where the next unit would wrap (README
+    /// beyond the format's range, where the next unit would wrap (docs/guarantees.md
     /// "Restarts, crashes and the clock"). A `unit` beyond the range itself
     /// (a mark from elsewhere) is answered unchanged.
     fn unit_after(unit: u64, nanos: i64) -> u64 {
@@ -129,7 +129,7 @@ macro_rules! single_sequencer {
 pub const SHARED_SLOT: (u32, u32) = (0, 1);
 
 /// How far ahead of the unit in use a mark is set when it moves: once per
-/// second of IDs at most, not per ID (README "Guarantees").
+/// second of IDs at most, not per ID (docs/guarantees.md "Guarantees").
 pub const LEASE_NANOS: i64 = 1_000_000_000;
 
 /// A generator with its durable mark: the highest unit it may use before a
@@ -171,7 +171,7 @@ impl<G: SlotGenerator> MarkedGenerator<G> {
     /// begins, to take the reference then): an error (55000) if the
     /// real-time clock moved more than `max_jump` nanoseconds further than
     /// the monotonic clock since the reference was taken (0: no check), so
-    /// that a clock set years ahead does not carry the mark with it (README
+    /// that a clock set years ahead does not carry the mark with it (docs/guarantees.md
     /// "Restarts, crashes and the clock"). Without a reference (the first
     /// call of a run) the clock is taken as it is. Changes nothing but the
     /// reference.

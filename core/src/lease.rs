@@ -1,4 +1,4 @@
-//! Leases of node ranges to application generators (README "Leases",
+//! Leases of node ranges to application generators (docs/sql-reference.md "Leases",
 //! issue 23): which nodes of each coordination-based format are reserved
 //! for applications (the setting `pg_flake.lease_nodes`), and the units a
 //! lease hands out: one node field value and, where the format has one,

@@ -5,7 +5,7 @@
 //! `FromStr`/`Display` in the canonical text form, field accessors and
 //! constructors, and (for the coordination-based formats) a generator built
 //! on the shared [`slot`] rule and [`sequencer`], which can also run
-//! server-wide as a [`generator::SharedGenerator`]. Imports run one way:
+//! server-wide as a [`generator::MarkedGenerator`]. Imports run one way:
 //! the formats use the mechanisms (`clock`, `codec`, `error`, `generator`,
 //! `random`, `sequencer`, `slot`, `sortkey`, `time`, `numeric`), never the
 //! reverse; the registries below are the one place that lists the formats. Generators take a
@@ -59,7 +59,7 @@ macro_rules! for_each_native_type {
     };
 }
 
-/// The registry of coordination-based generators (README "Guarantees"):
+/// The registry of coordination-based generators (docs/guarantees.md "Guarantees"):
 /// `for_each_slot_generator!(callback)` expands to
 /// `callback!(flake_core::sno::SnoGenerator); …`, each a
 /// [`generator::SlotGenerator`].

@@ -1,4 +1,4 @@
-//! Lineage nodes (README "Standbys and failover"): the nodes a data
+//! Lineage nodes (docs/operations.md "Standbys and failover"): the nodes a data
 //! directory's WAL line has generated a format with, and the rule by which
 //! a server in recovery may generate with a node of its own, and the mark
 //! records in the WAL that carry the primary's node. Pure logic; the server

@@ -1,4 +1,4 @@
-//! The header of a marks file (README "Restarts, crashes and the clock"):
+//! The header of a marks file (docs/guarantees.md "Restarts, crashes and the clock"):
 //! what a server keeps durably per coordination-based format, encoded in
 //! fixed-size, checksummed copies. Pure encoding and decoding; the server
 //! (`src/marks.rs`) does the file I/O.
@@ -67,7 +67,7 @@ pub struct Header {
     pub nodes: Vec<u32>,
     /// The run (postmaster pid, start time) in which the last of `nodes`
     /// reached the WAL: a primary announces its node once per run, not
-    /// once per session (README "Standbys and failover").
+    /// once per session (docs/operations.md "Standbys and failover").
     pub announced_run: (u64, u64),
 }
 

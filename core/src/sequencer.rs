@@ -1,4 +1,4 @@
-//! The one counter behind every coordination-based generator (README
+//! The one counter behind every coordination-based generator (docs/guarantees.md
 //! "Guarantees"; sno's tick-tock rule: docs/formats/sno.md#generation).
 //!
 //! A `Sequencer` hands out (time unit, sequence) pairs from its slot's
@@ -66,7 +66,7 @@ pub enum Regression {
     TickTock,
 }
 
-/// What bounds the next step (README "Guarantees").
+/// What bounds the next step (docs/guarantees.md "Guarantees").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
     /// The highest unit that may be used before a higher mark is durable.

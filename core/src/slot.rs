@@ -1,4 +1,4 @@
-//! The slot rule (README "Guarantees"): how concurrently running generators of
+//! The slot rule (docs/guarantees.md "Guarantees"): how concurrently running generators of
 //! one server split a format's process field and sequence space so that they
 //! can never produce the same ID, without talking to each other.
 

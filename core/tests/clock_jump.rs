@@ -1,4 +1,4 @@
-//! A clock set far ahead, and the end of a format's time range (README
+//! A clock set far ahead, and the end of a format's time range (docs/guarantees.md
 //! "Restarts, crashes and the clock"), for every coordination-based
 //! generator, under a scripted clock whose monotonic clock only time moves:
 //!

@@ -1,4 +1,4 @@
-//! Restarts, clock steps and the durable mark (README "Guarantees": no ID is
+//! Restarts, clock steps and the durable mark (docs/guarantees.md "Guarantees": no ID is
 //! ever issued twice, after a restart, crash or failover, whatever the clock
 //! did), for every coordination-based generator, under a scripted clock:
 //!

@@ -1,4 +1,4 @@
-//! Shared mode (README "Shared mode"): the state that lives in shared
+//! Shared mode (docs/operations.md "Shared mode"): the state that lives in shared
 //! memory, a `MarkedGenerator` of slot 0 of 1, driven the way the extension
 //! drives it (read the clock, take the lock, one attempt, let go; pauses and
 //! the recording of a higher mark happen outside the lock), under a

@@ -2,7 +2,7 @@
 and time conversions.
 
 A value holds exactly the big-endian bytes PostgreSQL stores, which are also
-its binary wire format, so byte order is sort order (README, "What every
+its binary wire format, so byte order is sort order (docs/sql-reference.md, "What every
 native type has").
 """
 
@@ -22,7 +22,7 @@ class FlakeError(ValueError):
     """A value the extension would reject, with the message it would give.
 
     ``sqlstate`` is the SQLSTATE the extension raises for the same mistake
-    (README, "Errors"); ``detail`` the accepted form where there is one.
+    (docs/sql-reference.md, "Errors"); ``detail`` the accepted form where there is one.
     """
 
     __module__ = "pg_flake"  # where users import it from

@@ -1,4 +1,4 @@
-"""Architect.Identities' base62 text (README, "Alphanumeric encoding";
+"""Architect.Identities' base62 text (docs/sql-reference.md, "Alphanumeric encoding";
 reference implementation ``core/src/alphanumeric.rs``): 8 bytes read as a
 big-endian unsigned integer become exactly 11 characters of ``0-9A-Za-z``.
 Decoding is strict: exact length, the alphabet only, each block below 2^64.

@@ -5,7 +5,7 @@ field value and, where the format has one, a process field value, from the
 range ``pg_flake.lease_nodes`` reserves) and a time window
 ``[not_before, expires)``. Successive holders of one unit get disjoint
 windows, so IDs whose time lies inside the holder's window never collide with
-another holder's or with a server's (README, "Generating IDs in your
+another holder's or with a server's (docs/applications.md, "Generating IDs in your
 application").
 
 A :class:`LeasedGenerator` keeps that promise on the application side:

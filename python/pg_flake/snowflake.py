@@ -1,7 +1,7 @@
 """Snowflake, Discord flavour: a positive ``bigint``
 ``ms << 22 | worker << 17 | process << 12 | sequence`` with ``ms`` the
 milliseconds since an epoch (Discord's 2015-01-01 by default). No SQL type of
-its own, so plain functions on ``int`` (README, "Snowflake"; reference
+its own, so plain functions on ``int`` (docs/sql-reference.md, "Snowflake"; reference
 implementation ``core/src/snowflake.rs``).
 """
 

@@ -1,5 +1,5 @@
 """How the value classes behave as Python values, and the messages of their
-errors (which mirror the extension's, README "Errors"). No server needed."""
+errors (which mirror the extension's, docs/sql-reference.md "Errors"). No server needed."""
 
 from __future__ import annotations
 
@@ -152,7 +152,7 @@ def test_times():
     assert FlaxId.from_time(when).time == datetime(2024, 2, 29, 12, 0, 0, 123000, tzinfo=UTC)
     siq = Siq.from_time(when)
     # The tick's start rounds down to the microsecond, so going back can
-    # land one tick early, never late (README, "siq").
+    # land one tick early, never late (docs/sql-reference.md, "siq").
     assert Siq.from_time(siq.time).ticks in (siq.ticks - 1, siq.ticks)
     assert siq.time <= when < siq.time + timedelta(microseconds=16)
     # Any time zone, same instant.

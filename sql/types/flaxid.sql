@@ -1,5 +1,5 @@
 -- The native type flaxid: its functions, operators, operator classes,
--- aggregates and casts (README "What every native type has"). Its C functions
+-- aggregates and casts (docs/sql-reference.md "What every native type has"). Its C functions
 -- are declared by native_type! in src/flaxid.rs.
 --
 -- Made from sql/types/native_type.sql.in with the length of flake-core's

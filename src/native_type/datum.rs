@@ -1,5 +1,5 @@
 //! Values of a native type as PostgreSQL datums: a pointer to exactly the
-//! format's `LEN` big-endian bytes (README "What every native type has").
+//! format's `LEN` big-endian bytes (docs/sql-reference.md "What every native type has").
 
 use crate::errors::raise;
 use crate::ffi::{palloc_or_null, MCXT_ALLOC_NO_OOM};

@@ -1,6 +1,6 @@
 //! How values of a native type come in and go out: the canonical text (type
 //! input and output), the binary wire format (receive and send, exactly the
-//! stored bytes) and the `bytea` casts (README "What every native type has").
+//! stored bytes) and the `bytea` casts (docs/sql-reference.md "What every native type has").
 //!
 //! Bad input is a soft error where the caller gives a soft-error context
 //! (PostgreSQL 16+): the same SQLSTATE, message and detail, recorded

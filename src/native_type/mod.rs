@@ -1,4 +1,4 @@
-//! The one mechanism behind every native type (README "What every native
+//! The one mechanism behind every native type (docs/sql-reference.md "What every native
 //! type has"): a fixed-length, pass-by-reference value holding exactly the
 //! format's big-endian bytes, so `memcmp` order is the format's sort order.
 //!
@@ -18,7 +18,7 @@
 //!
 //! Their C symbols keep the names pgrx gave the same functions in 0.1.0
 //! (`sno_in_wrapper`, `sno_recv_wrapper`, …): a database created at 0.1.0
-//! refers to them by those names (README "Versions").
+//! refers to them by those names (docs/operations.md "Versions").
 
 pub mod compare;
 pub mod datum;

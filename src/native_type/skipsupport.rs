@@ -1,6 +1,6 @@
 //! Btree support function 6 of every native type on PostgreSQL 18: skip
 //! support, so that a skip scan steps through the values of a leading
-//! column as it does for `uuid` (README "What every native type has").
+//! column as it does for `uuid` (docs/sql-reference.md "What every native type has").
 
 use super::datum::{datum_of, key_at};
 use crate::c_function::arg;

@@ -1,5 +1,5 @@
 //! Btree support function 2 of every native type: sorting with abbreviated
-//! keys relative to the sort's first value (README "Decisions where the spec
+//! keys relative to the sort's first value (docs/guarantees.md "Decisions where the spec
 //! is silent"; the key itself is `flake_core::sortkey`).
 
 use super::datum::key_at;

@@ -1,5 +1,5 @@
 """A clock set far ahead, and the settings that change which IDs are issued
-(README "Restarts, crashes and the clock", "Settings"): a running server
+(docs/guarantees.md "Restarts, crashes and the clock", docs/sql-reference.md "Settings"): a running server
 whose clock is stepped years ahead refuses to generate (55000) instead of
 moving its marks with it, and goes on once the clock is right; a restart
 with the clock ahead is what the check cannot see (documented); a plain role
@@ -161,7 +161,7 @@ def test_max_clock_jump_zero_turns_the_check_off(servers):
 def test_a_plain_role_cannot_change_which_ids_are_issued(servers):
     """The settings that change which IDs are issued are superuser-only
     (42501); the decoders' explicit-argument forms work for every role, and
-    pg_flake.siq_domain stays the role's own (README "Settings")."""
+    pg_flake.siq_domain stays the role's own (docs/sql-reference.md "Settings")."""
     server = servers("primary").init()
     server.start()
     server.create_database()

@@ -1,4 +1,4 @@
-"""Application generators and the database never collide (issue 23; README
+"""Application generators and the database never collide (issue 23; docs/applications.md
 "Generating IDs in your application"): for a minute the database fills a
 table per format with its own defaults while separate Rust and Python
 processes lease units and insert IDs they make themselves. Holders are

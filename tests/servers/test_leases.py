@@ -1,4 +1,4 @@
-"""Leases for application generators on real servers (README "Leases"):
+"""Leases for application generators on real servers (docs/sql-reference.md "Leases"):
 they are rows of an extension configuration table, so they survive a
 restart, reach a streaming standby and survive its promotion, and pg_dump
 keeps them. (Grants, windows and errors: tests/regress/sql/leases.sql.)"""

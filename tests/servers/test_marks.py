@@ -1,4 +1,4 @@
-"""The marks file is never trusted blindly (README "Restarts, crashes and
+"""The marks file is never trusted blindly (docs/guarantees.md "Restarts, crashes and
 the clock"): damaged, truncated, empty, foreign and missing files refuse
 the format's generation (XX001) while the server and the other formats go
 on, until a superuser sets the mark deliberately; crash recovery makes a

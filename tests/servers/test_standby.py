@@ -1,4 +1,4 @@
-"""A standby never issues an ID its primary may issue (README "Standbys and
+"""A standby never issues an ID its primary may issue (docs/operations.md "Standbys and
 failover", issue 22 item 1): a standby cloned from a primary configured with
 ``ALTER SYSTEM SET pg_flake.node = 3`` carries that node in its
 ``postgresql.auto.conf``; the node is not its own, so it refuses until it
@@ -20,7 +20,7 @@ WITH_NODE = [f for f, (_, _, node) in FORMATS.items() if node]
 
 
 def primary_with_node(servers, node=3, preload=True, formats=FORMATS):
-    """A primary configured as the README advises (``ALTER SYSTEM SET
+    """A primary configured as docs/operations.md advises (``ALTER SYSTEM SET
     pg_flake.node``), with a table per format that it has filled."""
     primary = servers("primary").init(preload=preload)
     primary.start()

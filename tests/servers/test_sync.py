@@ -1,4 +1,4 @@
-"""Marks under synchronous replication (README "Standbys and failover"): a
+"""Marks under synchronous replication (docs/operations.md "Standbys and failover"): a
 mark above the previous one is used only once the synchronous standbys
 confirmed it, whatever the session's ``synchronous_commit``; the wait for it
 ends with an error at a cancel, ``statement_timeout`` or terminate, for the
@@ -259,7 +259,7 @@ def test_a_dsm_set_up_without_a_readable_mark_is_not_used(servers, pg_major):
     mark; no backend uses it so (each new one refuses, naming the file,
     while the other formats generate), and once the file is readable
     generation goes on above the IDs issued before, with the clock 30 s
-    behind them (README "Shared mode", "Restarts, crashes and the clock")."""
+    behind them (docs/operations.md "Shared mode", docs/guarantees.md "Restarts, crashes and the clock")."""
     if pg_major < 17:
         pytest.skip("the named DSM segment is PostgreSQL 17+")
     server = servers("primary").init(preload=False)

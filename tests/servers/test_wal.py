@@ -1,6 +1,6 @@
 """pg_flake's WAL records (resource manager 188) and the postmaster's
-shutdown record of the marks (README "Restarts, crashes and the clock",
-"Standbys and failover")."""
+shutdown record of the marks (docs/guarantees.md "Restarts, crashes and the clock",
+docs/operations.md "Standbys and failover")."""
 
 import os
 import signal

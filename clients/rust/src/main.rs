@@ -25,7 +25,7 @@ use tokio_postgres::{Client, NoTls};
 
 type Result<T> = std::result::Result<T, Box<dyn Error + Send + Sync>>;
 
-/// One value of each native type, from the README's examples.
+/// One value of each native type, from the examples of docs/sql-reference.md.
 const SNO: &str = "brpk4q72xwf2m63l";
 const SIQ: &str = "crxckuyagku7racaaacmgzymuoabo";
 const DISTRIBUTED_ID: &str = "1088824355131185736905670087";

@@ -1,5 +1,5 @@
 //! Generators in the application, coordinated by the database: leased units
-//! and time windows (issue 23; README "The Rust library").
+//! and time windows (issue 23; docs/applications.md "The Rust library").
 //!
 //! A lease (a row of `pg_flake_lease`) gives one holder a *unit* — a node
 //! value and, where the format has one, a process value from the range that
@@ -239,8 +239,8 @@ pub enum Attempt<T> {
 const MAX_SLEEP_NANOS: i64 = 100_000_000;
 
 /// A generator that makes IDs only in units wholly inside its lease's
-/// window. Database-free: the caller renews when [`renewal_due`]
-/// (Self::renewal_due) says so and reports the outcome.
+/// window. Database-free: the caller renews when
+/// [`renewal_due`](Self::renewal_due) says so and reports the outcome.
 #[derive(Debug)]
 pub struct LeasedGenerator<F: LeasedFormat, M: Monotonic = InstantMonotonic> {
     format: F,

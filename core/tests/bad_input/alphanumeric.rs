@@ -1,4 +1,4 @@
-//! The base62 forms of the `alphanumeric` module (README,
+//! The base62 forms of the `alphanumeric` module (docs/sql-reference.md,
 //! "Alphanumeric encoding").
 //!
 //! | decoder | accepted form → canonical form | rejected |

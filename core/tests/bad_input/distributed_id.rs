@@ -1,4 +1,4 @@
-//! DistributedId (README, "distributed_id"): the decimal, hex,
+//! DistributedId (docs/sql-reference.md, "distributed_id"): the decimal, hex,
 //! numeric and byte decoders.
 //!
 //! | decoder | accepted form → canonical form | rejected |

@@ -1,4 +1,4 @@
-//! Flax ID (README, "flaxid"): the text and byte decoders.
+//! Flax ID (docs/sql-reference.md, "flaxid"): the text and byte decoders.
 //!
 //! | decoder | accepted form → canonical form | rejected |
 //! |---|---|---|

@@ -154,7 +154,7 @@ pub fn deserialized<T: FlakeId + serde::de::DeserializeOwned>(text: &str) -> Ver
     let input: StrDeserializer<'_, Error> = text.into_deserializer();
     match T::deserialize(input) {
         Ok(value) => Ok(value.to_string()),
-        // The messages of README "Errors", one per SQLSTATE.
+        // The messages of docs/sql-reference.md "Errors", one per SQLSTATE.
         Err(e) => {
             let message = e.to_string();
             let name = T::TYPE_NAME;

@@ -1,4 +1,4 @@
-//! The k-ordered uid (README, "k-ordered uid"): kuid96's text and byte
+//! The k-ordered uid (docs/sql-reference.md, "k-ordered uid"): kuid96's text and byte
 //! decoders, kuid64's text decoder and the node name's fingerprint.
 //!
 //! | decoder | accepted form → canonical form | rejected |

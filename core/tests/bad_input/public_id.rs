@@ -1,5 +1,5 @@
-//! Public IDs (README, "Public identities"): the key's base64, the key, and
-//! decrypting public IDs written as uuid text, with the README's key.
+//! Public IDs (docs/sql-reference.md, "Public identities"): the key's base64, the key, and
+//! decrypting public IDs written as uuid text, with the documentation's key.
 //!
 //! | decoder | accepted form → canonical form | rejected |
 //! |---|---|---|
@@ -27,7 +27,8 @@ use flake_core::public_id::{decode_base64, PublicIdKey};
 use flake_test_support::{base64, to_hex};
 use std::sync::OnceLock;
 
-/// `pg_flake.public_id_key` of the README example.
+/// `pg_flake.public_id_key` of the documentation's example (docs/sql-reference.md
+/// "Public identities", the README example of the reference).
 const README_KEY: [u8; 32] = [
     0x93, 0xb7, 0xc1, 0x0c, 0x97, 0x10, 0x6a, 0x6d, 0x36, 0x86, 0xc0, 0x72, 0x68, 0xe5, 0x8f, 0x78,
     0xfd, 0x82, 0xa9, 0xe0, 0xde, 0x19, 0x7b, 0xeb, 0x3d, 0x49, 0x04, 0x01, 0x00, 0x6d, 0x00, 0x57,
@@ -95,7 +96,7 @@ fn encrypt_with<C: KeyInit + BlockEncrypt + BlockDecrypt + BlockSizeUser<BlockSi
     )
 }
 
-/// The README key, expanded once.
+/// The documentation's key, expanded once.
 fn spec_cipher() -> &'static aes::Aes256 {
     static CIPHER: OnceLock<aes::Aes256> = OnceLock::new();
     CIPHER.get_or_init(|| aes::Aes256::new(&GenericArray::from(README_KEY)))
@@ -214,7 +215,7 @@ const KEY_BASE64: Form = Form {
 
 // --- tests -------------------------------------------------------------------
 
-/// The fixed key, base64 and AES used by the specs, against the README.
+/// The fixed key, base64 and AES used by the specs, against the documentation.
 #[test]
 fn readme_public_id_example() {
     assert_eq!(

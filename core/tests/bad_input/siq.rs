@@ -1,4 +1,4 @@
-//! SIQ (README, "siq"): the text, hex, base64 and byte decoders, and
+//! SIQ (docs/sql-reference.md, "siq"): the text, hex, base64 and byte decoders, and
 //! the kind names and domain hashes its generator takes.
 //!
 //! | decoder | accepted form → canonical form | rejected |

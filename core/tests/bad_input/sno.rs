@@ -1,4 +1,4 @@
-//! sno (README, "sno"): the text and byte decoders.
+//! sno (docs/sql-reference.md, "sno"): the text and byte decoders.
 //!
 //! | decoder | accepted form → canonical form | rejected |
 //! |---|---|---|

@@ -1,5 +1,5 @@
 //! One face for every coordination-based generator of the registry
-//! `flake_core::for_each_slot_generator!`, so that a rule of README
+//! `flake_core::for_each_slot_generator!`, so that a rule of docs/guarantees.md
 //! "Guarantees" is written once and checked for all of them: fixed settings
 //! per format, the unit and sequence value every ID carries (read back from
 //! the ID itself, with its fixed fields checked), and the loop the extension

@@ -66,7 +66,7 @@ pub struct Counter {
     pub process: Option<&'static str>,
 }
 
-/// The mode pg_flake runs in on the test server (README "Guarantees", "Shared mode"):
+/// The mode pg_flake runs in on the test server (docs/guarantees.md "Guarantees", docs/operations.md "Shared mode"):
 /// `PG_FLAKE_TEST_MODE` (`shared` or `backend`, set by `scripts/test-sql.sh`),
 /// else what the server gives: shared mode when it preloads pg_flake and,
 /// without preloading, from PostgreSQL 17 on (a named DSM segment). The
@@ -268,7 +268,7 @@ fn assert_one_counter(db: &mut Client, table: &str, counter: Counter) -> String 
 }
 
 /// Backend mode: each connection runs in its own slot, which gives it a
-/// process field value and a sequence range (`SlotRule`, README
+/// process field value and a sequence range (`SlotRule`, docs/guarantees.md
 /// "Guarantees"); no two connections share both, and every ID of a
 /// connection carries its process field and a sequence value in its range.
 /// Each connection reports its slot from `pg_flake_generator_state()`

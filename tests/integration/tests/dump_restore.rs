@@ -188,7 +188,7 @@ impl Table {
 /// Every btree index of the database passes `bt_index_check` with the
 /// heap check, and no index is invalid. Returns the number checked: 0 where
 /// the server has no amcheck (PostgreSQL 16 from PyPI ships no contrib
-/// modules; README "Versions"), whose rows and lookups are still compared.
+/// modules; docs/operations.md "Versions"), whose rows and lookups are still compared.
 fn check_btrees(db: &mut Client) -> i64 {
     let available: bool = db
         .query_one(

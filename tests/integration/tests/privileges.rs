@@ -26,7 +26,7 @@ const SAMPLES: [(&str, &str); 6] = [
     ("uuid", "'094dc056-1a01-7001-0000-000000000000'::uuid"),
 ];
 
-/// The functions of leases (README "Leases"): EXECUTE is revoked from
+/// The functions of leases (docs/sql-reference.md "Leases"): EXECUTE is revoked from
 /// PUBLIC, a superuser grants it to the application's role.
 const GRANTED_ONLY: [&str; 4] = [
     "pg_flake_lease",
@@ -35,12 +35,12 @@ const GRANTED_ONLY: [&str; 4] = [
     "pg_flake_renew",
 ];
 
-/// A key for `pg_flake.public_id_key` (the README's example), as the
+/// A key for `pg_flake.public_id_key` (the example of docs/sql-reference.md "Public identities"), as the
 /// setting's base64 and as `bytea`.
 const KEY: &str = "k7fBDJcQam02hsByaOWPeP2CqeDeGXvrPUkEAQBtAFc=";
 
-/// The settings only a superuser may set (README, Settings). A change here
-/// is a change of the security model: update the README with it.
+/// The settings only a superuser may set (docs/sql-reference.md "Settings"). A change
+/// here is a change of the security model: update the documentation with it.
 const SUPERUSER_ONLY: [&str; 11] = [
     "pg_flake.kuid_interval",
     "pg_flake.kuid_node",
@@ -356,7 +356,7 @@ fn non_superuser_uses_every_type_and_function() {
         assert!(executable, "no EXECUTE on {}", f.signature);
         match f.call() {
             // The one function only a superuser may run (it moves a
-            // durable mark, README "Restarts, crashes and the clock"): it
+            // durable mark, docs/guarantees.md "Restarts, crashes and the clock"): it
             // refuses with 42501.
             Some(sql) if f.name == "pg_flake_set_mark" => {
                 assert_eq!(state(&mut db, &sql), "42501", "{sql}");
@@ -409,7 +409,7 @@ fn non_superuser_cannot_set_node_settings_or_read_the_key() {
         "the key is hidden only with pg_flake preloaded"
     );
     let _key = ServerKey::set(&mut admin);
-    // The superuser-only settings are exactly those the README names: what
+    // The superuser-only settings are exactly those docs/sql-reference.md names: what
     // pg_settings says, plus the key, which it never lists.
     let settings: BTreeMap<String, (String, String)> = admin
         .query(

@@ -116,7 +116,7 @@ fn shared_mode_orders_ids_across_backends() {
 
 /// Per-backend mode: a backend that takes over the slot of one that has
 /// exited gets its process field and sequence range too, so only the
-/// first-unit rule (README, "No tick of a predecessor") keeps it from
+/// first-unit rule (docs/guarantees.md, "A slot's next holder") keeps it from
 /// repeating the IDs its predecessor made last. Snowflake's 1 ms unit and
 /// 5-bit process field make it the format where that matters most.
 ///

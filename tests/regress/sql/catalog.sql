@@ -1,7 +1,7 @@
 -- The SQL surface of this version: every object pg_flake creates, with its
 -- definition (tests/regress/include/catalog_description.sql). Its expected
 -- output is the surface of 0.2.0; any difference is a change of the
--- surface, which needs a new version and an upgrade script (README,
+-- surface, which needs a new version and an upgrade script (docs/operations.md,
 -- "Versions"). PostgreSQL 17+ also records the types' array types as
 -- members of the extension, and 18 adds btree skip support: catalog_1.out.
 -- PostgreSQL 16 prints a view's columns without their table's alias:

@@ -1,5 +1,5 @@
 -- The BRIN operator classes every native type has besides its default
--- minmax one, as uuid has them (README "What every native type has"):
+-- minmax one, as uuid has them (docs/sql-reference.md "What every native type has"):
 -- minmax-multi, for values that are not stored in order, and bloom, for
 -- equality. Each index must find exactly what a sequential scan finds; the
 -- time decoders are LEAKPROOF, as uuid_extract_timestamp.

@@ -1,4 +1,4 @@
--- Leases for application generators (README "Leases"): the reserved
+-- Leases for application generators (docs/sql-reference.md "Leases"): the reserved
 -- ranges, grants of disjoint windows, renewal, release, exhaustion, the
 -- servers' refusal to generate with a reserved node, and privileges. Times
 -- differ from run to run: only their relations are printed. (Restarts,

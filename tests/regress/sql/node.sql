@@ -1,4 +1,4 @@
--- One node identity (README "Several servers"): pg_flake.node names the
+-- One node identity (docs/operations.md "Several servers"): pg_flake.node names the
 -- node for every format, a format's own setting overrides it where set, a
 -- node wider than a format's field is an error naming the setting to use,
 -- and pg_flake_node() says which node each format uses and why. (On a

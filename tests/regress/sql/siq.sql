@@ -22,7 +22,7 @@ SELECT * FROM siq_parts('crxckuyagku7racaaacmgzymuoabo');
 SELECT siq_domain_name_hash('example.com'), siq_domain_name_hash(''), siq_domain_name_hash('0');
 
 -- An untyped literal means the ID (0.2.0; 0.1.0 read it as a domain name),
--- and siq_from_parts takes an untyped time (README "Versions").
+-- and siq_from_parts takes an untyped time (docs/operations.md "Versions").
 SELECT siq_domain_hash('crxckuyagku7racaaacmgzymuoabo') AS id_field;
 SELECT siq_from_parts('2023-11-14 22:13:20.5+00', 9, 2261653831, 'message', 2) AS from_time;
 -- Every kind, with its suffix and serial width, through siq_from_tick_parts.

@@ -1,7 +1,7 @@
 -- PostgreSQL 18+ (scripts/test-sql.sh runs this test there only): btree
 -- skip support (support function 6) for every native type, as uuid has,
 -- so that a query on a later column skips through the values of a leading
--- pg_flake column (README "What every native type has"). The leading
+-- pg_flake column (docs/sql-reference.md "What every native type has"). The leading
 -- column holds few distinct values, the smallest and the greatest of the
 -- type among them, so that the skip array steps to them and past them.
 SET client_min_messages = warning;

@@ -2,7 +2,7 @@
 -- COPY … ON_ERROR): bad input
 -- of every native type is a soft error where the caller asks for one, with
 -- the same SQLSTATE, message and detail as the hard error
--- (pg_input_is_valid, pg_input_error_info, COPY … ON_ERROR ignore), README
+-- (pg_input_is_valid, pg_input_error_info, COPY … ON_ERROR ignore), docs/sql-reference.md
 -- "Errors". Binary input and bytea::T: the pg_test soft_errors_of_receive.
 SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS pg_flake;
