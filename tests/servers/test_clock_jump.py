@@ -1,7 +1,7 @@
 """A clock set far ahead, and the settings that change which IDs are issued
-(docs/guarantees.md "Restarts, crashes and the clock", docs/sql-reference.md "Settings"): a running server
-whose clock is stepped years ahead refuses to generate (55000) instead of
-moving its marks with it, and goes on once the clock is right; a restart
+(docs/guarantees.md "Restarts, crashes and the clock", docs/sql-reference.md
+"Settings"): a running server whose clock is stepped years ahead refuses to
+generate (55000) instead of moving its marks with it, and goes on once the clock is right; a restart
 with the clock ahead is what the check cannot see (documented); a plain role
 cannot change `pg_flake.snowflake_epoch`, `pg_flake.kuid_interval` or
 `pg_flake.max_clock_jump`."""
