@@ -52,8 +52,8 @@ def markdown_files() -> list[Path]:
         return sorted(p for p in ROOT.rglob("*.md") if "target" not in p.relative_to(ROOT).parts)
 
 
-def prose_lines(text: str) -> list[tuple[int, str]]:
-    """The file's lines outside fenced code blocks, with their numbers, code spans blanked."""
+def outside_fences(text: str) -> list[tuple[int, str]]:
+    """The lines outside fenced code blocks, with their numbers."""
     lines = []
     fence: str | None = None
     for number, line in enumerate(text.split("\n"), start=1):
@@ -65,8 +65,16 @@ def prose_lines(text: str) -> list[tuple[int, str]]:
             if line.strip().startswith(fence) and line.strip().strip(fence[0]) == "":
                 fence = None
             continue
-        lines.append((number, CODE_SPAN.sub(lambda m: " " * len(m.group(0)), line)))
+        lines.append((number, line))
     return lines
+
+
+def prose_lines(text: str) -> list[tuple[int, str]]:
+    """The file's lines outside fenced code blocks, with their numbers, code spans blanked."""
+    def blank(match: re.Match[str]) -> str:
+        return " " * len(match.group(0))
+
+    return [(number, CODE_SPAN.sub(blank, line)) for number, line in outside_fences(text)]
 
 
 def slug(heading: str) -> str:
@@ -85,16 +93,7 @@ def anchors(path: Path) -> set[str]:
     if path not in _anchors:
         found: set[str] = set()
         seen: dict[str, int] = {}
-        fence: str | None = None
-        for line in path.read_text(encoding="utf-8").split("\n"):
-            match = FENCE.match(line)
-            if fence is None and match:
-                fence = match.group(1)[0] * len(match.group(1))
-                continue
-            if fence is not None:
-                if line.strip().startswith(fence) and line.strip().strip(fence[0]) == "":
-                    fence = None
-                continue
+        for _, line in outside_fences(path.read_text(encoding="utf-8")):
             heading = HEADING.match(line)
             if heading:
                 base = slug(heading.group(2))
