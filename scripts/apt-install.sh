@@ -5,22 +5,25 @@
 set -euo pipefail
 who=$1
 shift
-missing=()
-for pkg in "$@"; do
-    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
-done
+
+# keep_missing PACKAGE...: sets `missing` to those not installed.
+keep_missing() {
+    missing=()
+    local pkg
+    for pkg in "$@"; do
+        dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+    done
+}
+
+keep_missing "$@"
 [ ${#missing[@]} -gt 0 ] || exit 0
 # One installer at a time: the versions' test suites run side by side
-# (`make -j2 test-long`), and dpkg refuses a second one.
+# (`make -j3 test-long`), and dpkg refuses a second one. Another suite may
+# have installed some of them while this one waited for the lock.
 exec 9>/var/lock/pg_flake-apt-install.lock
 flock 9
-still_missing=()
-for pkg in "${missing[@]}"; do
-    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || still_missing+=("$pkg")
-done
-missing=("${still_missing[@]+"${still_missing[@]}"}")
-if [ ${#missing[@]} -gt 0 ]; then
-    echo "$who: installing ${missing[*]}"
-    apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
-fi
+keep_missing "${missing[@]}"
+[ ${#missing[@]} -gt 0 ] || exit 0
+echo "$who: installing ${missing[*]}"
+apt-get update -qq
+DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
