@@ -825,10 +825,13 @@ def phase_profile(variant):
     # Per backend, kuid's slot rule caps a backend far above the target
     # (WHY): those rows would measure the format, not the code.
     generators = [g for g in PROFILE_GENERATORS if mode == "shared" or not g[0].startswith("kuid")]
-    times = measure_generation(generators)
+    watch = LoadWatch()
+    with watch.section("generation"):
+        times = measure_generation(generators)
     profile[variant] = {
         "mode": mode,
         "times": times,
+        "load": watch.summary().get("generation"),
         "clock_ns": clock_read_ns(clock),
         "perf": perf_profile(variant),
         "version": psql("SELECT version();").strip(),
@@ -857,7 +860,14 @@ def report_profile(results):
         floor_ns = ns_per_call(times, "C function, constant 16 bytes")
         nextval_ns = ns_per_call(times, "nextval")
         w(f"**{'Preloaded' if variant == 'preloaded' else 'Not preloaded'}** ({profile['mode']} mode). "
-          f"vDSO clock read: {profile['clock_ns']:.1f} ns.")
+          f"vDSO clock read: {profile['clock_ns']:.1f} ns. The `count(1)` floor: "
+          f"{median(times['floor']):.0f} ms. {profile_load(profile.get('load'))}")
+        if floor_ns < 0:
+            # The C function cannot cost less than count(1) alone: the
+            # machine ran faster for it than for the floor's runs.
+            w("")
+            w(f"The C function came out {-floor_ns:.0f} ns per call *below* `count(1)`: the machine's "
+              "speed changed between the runs, so compare only the ratios of this run.")
         w("")
         w("| function | median (ms) | ns per call | above the C floor | × nextval | target |")
         w("|---|---|---|---|---|---|")
@@ -894,6 +904,15 @@ def report_profile(results):
             w("</details>")
             w("")
     return "\n".join(L)
+
+
+def profile_load(load):
+    """The other programs' CPU use while the profile's generation ran."""
+    if not load:
+        return ""
+    top = ", ".join(f"{n} {u:.2f}" for n, u in load["top"])
+    return (f"Other programs used {load['mean']:.2f} CPUs on average (at most {load['max']:.2f})"
+            + (f": {top}." if top else "."))
 
 
 def phase_report_profile():
@@ -1092,7 +1111,7 @@ def report(results, elapsed):
         w(f"  {s}")
     w("  ```")
     w("")
-    w("  These are PostgreSQL's defaults (written out by `scripts/bench.sh`, the same for 15 and 18) except "
+    w("  These are PostgreSQL's defaults (written out by `scripts/bench.sh`, the same for 15, 16 and 18) except "
       "`autovacuum = off` (it would otherwise run during the next measurement; the script runs `VACUUM ANALYZE` "
       "itself) and `fsync = off` (`scripts/pg-server.sh`; on for the durable marks). The sort alone raises "
       "`work_mem` and turns parallelism off in its session."
