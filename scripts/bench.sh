@@ -53,8 +53,8 @@ export BENCH_OUT=${BENCH_OUT:-$TMP/pg_flake-bench/$major}
 scripts/apt-install.sh bench gnuplot-nox python3 strace linux-perf
 
 # The fixed server settings: PostgreSQL's defaults written out (so a changed
-# default or a site config cannot move the figures; 15 and 18 have the same
-# ones), plus autovacuum off (it would otherwise run during the next
+# default or a site config cannot move the figures; 15, 16 and 18 have the
+# same ones), plus autovacuum off (it would otherwise run during the next
 # measurement) and fsync off (from pg-server.sh; on for the marks).
 # Sessions that need more set it themselves.
 SETTINGS=(

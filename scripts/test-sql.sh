@@ -52,7 +52,7 @@ suite() {
     PG_FLAKE_TEST_DSN="host=127.0.0.1 port=$port user=postgres dbname=flake_test" \
     PG_FLAKE_TEST_LOG="$data/server.log" \
     PG_BIN="$PG_BIN" \
-        cargo test --release -p pg_flake_integration -- --nocapture --test-threads=1 $filter
+        cargo test --profile test-release -p pg_flake_integration -- --nocapture --test-threads=1 $filter
     if [ "$name" = preloaded ]; then
         local server="host=127.0.0.1 port=$port user=postgres"
         # The SQL examples of the documentation: the README's, then each

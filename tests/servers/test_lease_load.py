@@ -71,7 +71,8 @@ def rust_writer() -> Path:
         [
             "cargo",
             "build",
-            "--release",
+            "--profile",
+            "test-release",
             "--quiet",
             "-p",
             "flake-core",
@@ -83,7 +84,7 @@ def rust_writer() -> Path:
         cwd=REPO,
         check=True,
     )
-    return REPO / "target" / "release" / "examples" / "lease_writer"
+    return REPO / "target" / "test-release" / "examples" / "lease_writer"
 
 
 class Writer:
