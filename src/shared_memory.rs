@@ -215,7 +215,7 @@ pub fn attach_dynamic() {
 /// The version of the DSM segment's layout (its header and how the users'
 /// states follow it), in the segment's name.
 #[cfg(named_dsm)]
-const DSM_LAYOUT_VERSION: u32 = 2;
+const DSM_LAYOUT_VERSION: u32 = 3;
 
 #[cfg(not(named_dsm))]
 pub fn attach_dynamic() {}

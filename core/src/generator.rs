@@ -150,6 +150,11 @@ pub const LEASE_NANOS: i64 = 1_000_000_000;
 pub struct MarkedGenerator<G> {
     generator: G,
     mark: u64,
+    /// Units below this one are known not to need a higher mark yet: the
+    /// mark only rises, so once [`MarkedGenerator::extension_due`] found a
+    /// unit quiet it stays quiet, and the next IDs of that unit skip the
+    /// format's unit arithmetic (docs/BENCHMARKS.md "Generation profile").
+    quiet_below: u64,
     /// Tells a step of the real-time clock from time passing, before a mark
     /// is recorded ([`MarkedGenerator::check_clock`]).
     clock: ClockReference,
@@ -163,6 +168,7 @@ impl<G: SlotGenerator> MarkedGenerator<G> {
         Ok(MarkedGenerator {
             generator: G::for_slot(slot, nslots, floor)?,
             mark: floor,
+            quiet_below: 0,
             clock: ClockReference::NONE,
         })
     }
@@ -239,9 +245,16 @@ impl<G: SlotGenerator> MarkedGenerator<G> {
     /// Whether the unit in use is within half a lease of the mark: the
     /// caller should record [`lease_for`](Self::lease_for) of it now, while
     /// IDs can still be issued, so that nobody waits for the mark later.
-    pub fn extension_due(&self) -> Option<u64> {
+    pub fn extension_due(&mut self) -> Option<u64> {
         let unit = self.generator.last_unit();
-        (G::unit_after(unit, LEASE_NANOS / 2) > self.mark).then_some(unit)
+        if unit < self.quiet_below {
+            return None;
+        }
+        if G::unit_after(unit, LEASE_NANOS / 2) > self.mark {
+            return Some(unit);
+        }
+        self.quiet_below = unit.saturating_add(1);
+        None
     }
 
     /// After `mark` has been recorded durably: units up to it may be used.

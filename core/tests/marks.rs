@@ -477,6 +477,12 @@ fn the_mark_bounds_the_units<G: TestGenerator>() {
     let id = issued::<G>(try_marked(&mut marked, &mut clock));
     let in_use = G::coordinates(&id).unit;
     assert_eq!(marked.extension_due(), Some(in_use), "{}", G::NAME);
+    assert_eq!(
+        marked.extension_due(),
+        Some(in_use),
+        "{}: due again until extended",
+        G::NAME
+    );
     assert!(marked.lease_for(in_use) > lease);
 
     // Nobody extended it: past the mark, nothing is issued.
