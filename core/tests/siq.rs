@@ -733,6 +733,29 @@ fn a_learned_mark_raises_the_floor_of_every_kind_used_or_not() {
 }
 
 #[test]
+fn the_last_unit_is_the_highest_any_kind_used() {
+    let highest = |g: &SiqGenerator| {
+        g.states()
+            .iter()
+            .map(|(_, s)| s.unit.max(s.safe_unit))
+            .fold(0, u64::max)
+    };
+    let (mut g, mut clock) = generator_at(0, T0_TICKS);
+    assert_eq!(g.last_unit(), T0_TICKS - 1, "the floor before the first ID");
+    g.generate(&mut clock, Kind::User, 0).unwrap();
+    clock.now = at(T0_TICKS + 7);
+    g.generate(&mut clock, Kind::Event, 0).unwrap();
+    clock.now = at(T0_TICKS + 3);
+    g.generate(&mut clock, Kind::User, 0).unwrap();
+    assert_eq!(g.last_unit(), T0_TICKS + 7);
+    assert_eq!(g.last_unit(), highest(&g));
+    g.raise_floor(T0_TICKS + 50);
+    assert_eq!(g.last_unit(), T0_TICKS + 50);
+    g.generate(&mut clock, Kind::Thread, 0).unwrap();
+    assert_eq!(g.last_unit(), highest(&g));
+}
+
+#[test]
 fn slots_split_serials_when_there_are_many() {
     // 512 slots: shard = slot mod 256, and the serial space is halved.
     let g = SiqGenerator::new(300, 512, 0).unwrap();
