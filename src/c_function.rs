@@ -28,8 +28,13 @@ pub unsafe fn arg(fcinfo: pg_sys::FunctionCallInfo, i: usize) -> pg_sys::Datum {
 #[inline]
 pub unsafe fn arg_value<T: pgrx::FromDatum>(fcinfo: pg_sys::FunctionCallInfo, i: usize) -> T {
     // SAFETY: strict, so the argument is not NULL; its type is T's.
-    unsafe { T::from_polymorphic_datum(arg(fcinfo, i), false, pg_sys::InvalidOid) }
-        .unwrap_or_else(|| pgrx::error!("pg_flake: argument {i} is NULL in a STRICT function"))
+    unsafe { T::from_polymorphic_datum(arg(fcinfo, i), false, pg_sys::InvalidOid) }.unwrap_or_else(
+        || {
+            crate::errors::internal(format!(
+                "pg_flake: argument {i} is NULL in a STRICT function"
+            ))
+        },
+    )
 }
 
 /// Declares a version-1 C function, its `pg_finfo_` record and its

@@ -1,5 +1,9 @@
-//! Every core error reaches the user as a PostgreSQL ERROR with the SQLSTATE
-//! of its kind (docs/sql-reference.md "Errors").
+//! The one way pg_flake reports to PostgreSQL: every error is a core
+//! [`Error`] and reaches the user as an ERROR with the SQLSTATE of its kind
+//! (docs/sql-reference.md "Errors") through [`raise`] (or, for input
+//! functions called softly, [`save`]); a broken invariant goes through
+//! [`internal`]. The two reports that are no error, a WARNING and a PANIC,
+//! are made here too ([`warn`], [`panic`]).
 
 use flake_core::{Error, ErrorKind};
 use pgrx::pg_sys::panic::ErrorReport;
@@ -13,6 +17,13 @@ fn sqlstate(kind: ErrorKind) -> PgSqlErrorCode {
         ErrorKind::DatetimeOverflow => PgSqlErrorCode::ERRCODE_DATETIME_FIELD_OVERFLOW,
         ErrorKind::InvalidParameter => PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
         ErrorKind::NotReady => PgSqlErrorCode::ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE,
+        ErrorKind::ReadOnly => PgSqlErrorCode::ERRCODE_READ_ONLY_SQL_TRANSACTION,
+        ErrorKind::InsufficientPrivilege => PgSqlErrorCode::ERRCODE_INSUFFICIENT_PRIVILEGE,
+        ErrorKind::DataCorrupted => PgSqlErrorCode::ERRCODE_DATA_CORRUPTED,
+        ErrorKind::UndefinedFile => PgSqlErrorCode::ERRCODE_UNDEFINED_FILE,
+        ErrorKind::DiskFull => PgSqlErrorCode::ERRCODE_DISK_FULL,
+        ErrorKind::IoError => PgSqlErrorCode::ERRCODE_IO_ERROR,
+        ErrorKind::Internal => PgSqlErrorCode::ERRCODE_INTERNAL_ERROR,
     }
 }
 
@@ -51,15 +62,41 @@ pub unsafe fn save(context: *mut pgrx::pg_sys::Node, error: &Error) {
 
 /// Raises `error` as an ERROR; never returns.
 pub fn raise(error: Error) -> ! {
+    report(&error, PgLogLevel::ERROR);
+    unreachable!("ERROR does not return")
+}
+
+/// Raises a broken invariant of pg_flake's own as an ERROR (XX000).
+#[cold]
+pub fn internal(message: impl Into<String>) -> ! {
+    raise(Error::Internal {
+        message: message.into(),
+    })
+}
+
+/// Logs a WARNING with a detail line (and returns).
+pub fn warn(message: String, detail: String) {
+    ErrorReport::new(PgSqlErrorCode::ERRCODE_WARNING, message, "pg_flake")
+        .set_detail(detail)
+        .report(PgLogLevel::WARNING);
+}
+
+/// Reports `error` as a PANIC: the server stops and recovers from what is
+/// durable (a failed fsync, see `marks::fsync_failed`).
+pub fn panic(error: Error) -> ! {
+    report(&error, PgLogLevel::PANIC);
+    unreachable!("PANIC does not return")
+}
+
+fn report(error: &Error, level: PgLogLevel) {
     let mut report = ErrorReport::new(sqlstate(error.kind()), error.to_string(), "pg_flake");
     if let Some(detail) = error.detail() {
         report = report.set_detail(detail);
     }
-    if let Some(hint) = error.hint().or_else(|| hint_for(&error)) {
+    if let Some(hint) = error.hint().or_else(|| hint_for(error)) {
         report = report.set_hint(hint);
     }
-    report.report(PgLogLevel::ERROR);
-    unreachable!("ERROR does not return")
+    report.report(level);
 }
 
 /// What the extension adds to the core's errors: the settings to change.

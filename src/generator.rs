@@ -16,7 +16,7 @@
 
 use crate::backend_local::BackendLocal;
 use crate::clock::BackendClock;
-use crate::errors::OrRaise;
+use crate::errors::{raise, OrRaise};
 use crate::marks::{Marks, MarksError};
 use crate::shared_memory::{self, SharedState};
 use crate::spinlock::SpinLocked;
@@ -24,6 +24,7 @@ use crate::wal;
 use flake_core::clock::{Clock, ReadAhead};
 use flake_core::generator::{MarkedGenerator, SequencerRow, SlotGenerator, SHARED_SLOT};
 use flake_core::sequencer::{Limits, Step};
+use flake_core::{Error, ErrorKind};
 use pgrx::guc::{GucContext, GucFlags, GucRegistry, GucSetting};
 use pgrx::pg_sys;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicPtr, Ordering};
@@ -256,40 +257,33 @@ fn record_mark(format: &'static str, slot: Option<u32>, mark: u64) -> u64 {
 /// (`errcode_for_file_access`): generation stops rather than risk a
 /// duplicate (docs/guarantees.md "Restarts, crashes and the clock").
 pub fn marks_failed(format: &str, error: std::io::Error) -> ! {
-    use pgrx::PgSqlErrorCode::*;
     if let Some(damage) = MarksError::of(&error) {
         // Damaged or missing (docs/guarantees.md "Restarts, crashes and the clock"):
         // no mark to trust, so none of the format's IDs until an operator
         // says where its IDs end.
-        pgrx::pg_sys::panic::ErrorReport::new(
-            ERRCODE_DATA_CORRUPTED,
+        raise(Error::refused(
+            ErrorKind::DataCorrupted,
             format!("cannot generate {format} IDs: {damage}"),
-            "pg_flake",
-        )
-        .set_hint(format!(
-            "Restore the file from a backup of this data directory taken with the server stopped, or set the mark deliberately: \
-             find the time of the highest {format} ID stored (e.g. SELECT max({format}_timestamp(id)) FROM your tables) and, as a superuser, \
-             SELECT pg_flake_set_mark('{format}', that time) (docs/guarantees.md \"Restarts, crashes and the clock\")."
-        ))
-        .report(pgrx::PgLogLevel::ERROR);
-        unreachable!("ERROR does not return")
+            format!(
+                "Restore the file from a backup of this data directory taken with the server stopped, or set the mark deliberately: \
+                 find the time of the highest {format} ID stored (e.g. SELECT max({format}_timestamp(id)) FROM your tables) and, as a superuser, \
+                 SELECT pg_flake_set_mark('{format}', that time) (docs/guarantees.md \"Restarts, crashes and the clock\")."
+            ),
+        ));
     }
-    let code = match error.kind() {
-        std::io::ErrorKind::PermissionDenied => ERRCODE_INSUFFICIENT_PRIVILEGE,
-        std::io::ErrorKind::NotFound => ERRCODE_UNDEFINED_FILE,
-        std::io::ErrorKind::StorageFull => ERRCODE_DISK_FULL,
-        _ => ERRCODE_IO_ERROR,
+    let kind = match error.kind() {
+        std::io::ErrorKind::PermissionDenied => ErrorKind::InsufficientPrivilege,
+        std::io::ErrorKind::NotFound => ErrorKind::UndefinedFile,
+        std::io::ErrorKind::StorageFull => ErrorKind::DiskFull,
+        _ => ErrorKind::IoError,
     };
-    pgrx::pg_sys::panic::ErrorReport::new(
-        code,
+    raise(Error::refused(
+        kind,
         format!("pg_flake: could not record the {format} mark in pg_flake/{format}.marks: {error}"),
-        "pg_flake",
-    )
-    .set_hint(format!(
-        "The server's operating-system user must be able to read and write pg_flake/{format}.marks under the data directory; no {format} ID is issued until it can."
+        format!(
+            "The server's operating-system user must be able to read and write pg_flake/{format}.marks under the data directory; no {format} ID is issued until it can."
+        ),
     ))
-    .report(pgrx::PgLogLevel::ERROR);
-    unreachable!("ERROR does not return")
 }
 
 impl<G: SlotGenerator> Generator<G> {

@@ -331,10 +331,7 @@ fn kuid96_globalize_at_setting(kuid64: i64, node: i64) -> Kuid96 {
 
 #[pg_extern(stable, parallel_safe, strict, name = "kuid96_globalize")]
 fn kuid96_globalize_here(kuid64: i64) -> Kuid96 {
-    let node = KUID96_NODE
-        .configured()
-        .unwrap_or_else(|refusal| refusal.raise())
-        .node;
+    let node = KUID96_NODE.configured().or_raise().node;
     globalize(kuid64, node, interval_setting())
 }
 

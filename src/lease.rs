@@ -39,9 +39,7 @@ fn pg_flake_lease_range(
     // lease is refused anyway, only pg_flake.node).
     if let Some(field) = field {
         if let Some(identity) = field.source() {
-            field
-                .check_reserved(identity)
-                .unwrap_or_else(|refusal| refusal.raise());
+            field.check_reserved(identity).or_raise();
         }
     }
     TableIterator::once((

@@ -599,13 +599,12 @@ fn sync_directory(path: &str) {
 /// was written must never be relied on; crash recovery starts from what is
 /// durable.
 fn fsync_failed(path: &str, error: io::Error) -> ! {
-    pgrx::pg_sys::panic::ErrorReport::new(
-        pgrx::PgSqlErrorCode::ERRCODE_IO_ERROR,
-        format!("pg_flake: could not fsync file \"{path}\": {error}"),
-        "pg_flake",
-    )
-    .report(pgrx::PgLogLevel::PANIC);
-    unreachable!("PANIC does not return")
+    crate::errors::panic(flake_core::Error::Refused {
+        kind: flake_core::ErrorKind::IoError,
+        message: format!("pg_flake: could not fsync file \"{path}\": {error}"),
+        detail: None,
+        hint: None,
+    })
 }
 
 /// This run of the server: the postmaster's pid and start time.

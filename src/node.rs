@@ -22,14 +22,14 @@
 //! than a format's field is an error that names the setting to use, never a
 //! truncation.
 
-use crate::errors::raise;
+use crate::errors::{raise, OrRaise};
 use crate::settings::{self, check_failed, setting_text, Derived};
 use crate::{lineage, wal};
 use flake_core::lease::{self as lease_core, LeaseFormat, LeaseRanges, NodeRange, LEASE_FORMATS};
 use flake_core::lineage::Clash;
+use flake_core::{Error, ErrorKind};
 use pgrx::guc::{GucContext, GucFlags, GucRegistry, GucSetting};
 use pgrx::prelude::*;
-use pgrx::{PgLogLevel, PgSqlErrorCode};
 use std::cell::Cell;
 use std::ffi::{c_char, c_void, CString};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -282,23 +282,6 @@ pub struct Identity {
     pub source: Source,
 }
 
-/// Why this server cannot generate a format now: message, hint, SQLSTATE.
-#[derive(Debug, Clone)]
-pub struct Refusal {
-    pub code: PgSqlErrorCode,
-    pub message: String,
-    pub hint: String,
-}
-
-impl Refusal {
-    pub fn raise(self) -> ! {
-        pgrx::pg_sys::panic::ErrorReport::new(self.code, self.message, "pg_flake")
-            .set_hint(self.hint)
-            .report(PgLogLevel::ERROR);
-        unreachable!("ERROR does not return")
-    }
-}
-
 impl NodeField {
     pub const fn new(format: &'static str, bits: u32, setting: Option<FormatNode>) -> Self {
         NodeField {
@@ -312,13 +295,13 @@ impl NodeField {
 
     /// The identity this server generates `self.format` with (docs/operations.md
     /// "Several servers"), or why it must not generate it.
-    pub fn identity(&self) -> Result<Identity, Refusal> {
+    pub fn identity(&self) -> Result<Identity, Error> {
         self.identity_at(recovery_in_progress())
     }
 
     /// [`identity`](Self::identity) with the recovery state read once by
     /// the caller.
-    fn identity_at(&self, in_recovery: bool) -> Result<Identity, Refusal> {
+    fn identity_at(&self, in_recovery: bool) -> Result<Identity, Error> {
         let identity = self.resolve(in_recovery)?;
         self.check_fit(identity)?;
         if in_recovery {
@@ -330,14 +313,16 @@ impl NodeField {
     /// In recovery: whether `identity` (from `pg_flake.node`) can be shown
     /// to differ from every node this server's WAL line generates the
     /// format with (docs/operations.md "Standbys and failover").
-    fn check_lineage(&self, identity: Identity) -> Result<(), Refusal> {
-        let refusal = |reason: String, hint: String| Refusal {
-            code: PgSqlErrorCode::ERRCODE_READ_ONLY_SQL_TRANSACTION,
-            message: format!(
-                "cannot generate {} IDs on a server in recovery: {reason}",
-                self.format
-            ),
-            hint,
+    fn check_lineage(&self, identity: Identity) -> Result<(), Error> {
+        let refusal = |reason: String, hint: String| {
+            Error::refused(
+                ErrorKind::ReadOnly,
+                format!(
+                    "cannot generate {} IDs on a server in recovery: {reason}",
+                    self.format
+                ),
+                hint,
+            )
         };
         if !wal::registered() {
             return Err(refusal(
@@ -425,16 +410,14 @@ impl NodeField {
     /// of the recovery state per ID.
     pub fn identity_for_generation(&self) -> (Identity, bool) {
         let in_recovery = recovery_in_progress();
-        let identity = self
-            .identity_at(in_recovery)
-            .unwrap_or_else(|refusal| refusal.raise());
+        let identity = self.identity_at(in_recovery).or_raise();
         (identity, in_recovery)
     }
 
     /// The identity the settings and Citus give this server, whether or not
     /// it may generate now (for functions that only use the node number,
     /// such as `kuid96_globalize(bigint)`).
-    pub fn configured(&self) -> Result<Identity, Refusal> {
+    pub fn configured(&self) -> Result<Identity, Error> {
         let identity = self.resolve(false)?;
         self.check_fit(identity)?;
         Ok(identity)
@@ -456,29 +439,26 @@ impl NodeField {
     /// Whether `identity`'s node is reserved for application leases
     /// (docs/sql-reference.md "Leases"): a server never generates with such a node, and
     /// `pg_flake_lease` refuses while a server does.
-    pub fn check_reserved(&self, identity: Identity) -> Result<(), Refusal> {
+    pub fn check_reserved(&self, identity: Identity) -> Result<(), Error> {
         let Some(format) = self.lease_format() else {
             return Ok(());
         };
         if lease_range(format).is_some_and(|r| r.contains(identity.node)) {
-            let error =
-                lease_core::server_node_reserved(format, identity.node, identity.source.name());
-            return Err(Refusal {
-                code: PgSqlErrorCode::ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE,
-                message: error.to_string(),
-                hint: error.hint().unwrap_or_default(),
-            });
+            return Err(lease_core::server_node_reserved(
+                format,
+                identity.node,
+                identity.source.name(),
+            ));
         }
         Ok(())
     }
 
     /// Whether `identity`'s node fits the field, and lies outside the
     /// range reserved for leases.
-    fn check_fit(&self, identity: Identity) -> Result<(), Refusal> {
+    fn check_fit(&self, identity: Identity) -> Result<(), Error> {
         if self.bits < 32 && identity.node >= 1 << self.bits {
             let setting = self.setting.map_or("pg_flake.node", |(s, _)| s.name);
-            return Err(Refusal {
-                code: PgSqlErrorCode::ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE,
+            return Err(Error::NotReady {
                 message: format!(
                     "node {} (from {}) does not fit the {}-bit node field of {} (0 to {})",
                     identity.node,
@@ -496,11 +476,10 @@ impl NodeField {
         self.check_reserved(identity)
     }
 
-    fn resolve(&self, in_recovery: bool) -> Result<Identity, Refusal> {
+    fn resolve(&self, in_recovery: bool) -> Result<Identity, Error> {
         let citus = citus_node();
         if let CitusNode::Incomplete = citus {
-            return Err(Refusal {
-                code: PgSqlErrorCode::ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE,
+            return Err(Error::NotReady {
                 message: format!(
                     "cannot generate {} IDs: Citus's pg_dist_local_group holds no group id",
                     self.format
@@ -515,16 +494,15 @@ impl NodeField {
                 // A standby's kuid64 values would repeat its primary's (same
                 // units, same sequence), and no node of its own goes into a
                 // field to tell them apart.
-                _ if in_recovery => Err(Refusal {
-                    code: PgSqlErrorCode::ERRCODE_READ_ONLY_SQL_TRANSACTION,
-                    message: format!(
+                _ if in_recovery => Err(Error::refused(
+                    ErrorKind::ReadOnly,
+                    format!(
                         "cannot generate {} IDs on a server in recovery: it has no node field, so they could repeat its primary's",
                         self.format
                     ),
-                    hint: "Use kuid96_generate() on a standby (with a pg_flake.node of its own), or generate kuid64 on the primary.".into(),
-                }),
-                CitusNode::Member(_) => Err(Refusal {
-                    code: PgSqlErrorCode::ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE,
+                    "Use kuid96_generate() on a standby (with a pg_flake.node of its own), or generate kuid64 on the primary.",
+                )),
+                CitusNode::Member(_) => Err(Error::NotReady {
                     message: format!(
                         "{} has no node field, so its IDs would repeat across the nodes of this Citus cluster",
                         self.format
@@ -572,18 +550,16 @@ impl NodeField {
 
     /// Why a server in recovery without a `pg_flake.node` of its own does
     /// not generate this format.
-    fn in_recovery(&self) -> Refusal {
-        Refusal {
-            code: PgSqlErrorCode::ERRCODE_READ_ONLY_SQL_TRANSACTION,
-            message: format!(
+    fn in_recovery(&self) -> Error {
+        Error::refused(
+            ErrorKind::ReadOnly,
+            format!(
                 "cannot generate {} IDs on a server in recovery",
                 self.format
             ),
-            hint:
-                "A standby has its primary's node identity, so its IDs could repeat the primary's. \
-                   To generate on it, give it a pg_flake.node no other server uses: ALTER SYSTEM SET pg_flake.node = N on the standby, then SELECT pg_reload_conf()."
-                    .into(),
-        }
+            "A standby has its primary's node identity, so its IDs could repeat the primary's. \
+             To generate on it, give it a pg_flake.node no other server uses: ALTER SYSTEM SET pg_flake.node = N on the standby, then SELECT pg_reload_conf().",
+        )
     }
 }
 
@@ -692,7 +668,7 @@ fn read_group() -> CitusNode {
         }
         Ok((Some(_), _)) => CitusNode::Absent,
         Ok((None, _)) => CitusNode::Incomplete,
-        Err(e) => raise(flake_core::Error::NotReady {
+        Err(e) => raise(Error::NotReady {
             message: format!("cannot read Citus's node identity: {e}"),
             hint: "Set pg_flake.node on every node instead.".into(),
         }),

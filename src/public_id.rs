@@ -8,15 +8,14 @@
 //! when the setting changes) and is `STABLE`. No message shows key material.
 
 use crate::distributed_id::DistributedId;
-use crate::errors::OrRaise;
+use crate::errors::{raise, OrRaise};
 use crate::format::Format;
 use crate::settings::{check_failed_hiding_value, preloaded, setting_text};
 use flake_core::public_id::PublicIdKey;
+use flake_core::{Error, ErrorKind};
 use pgrx::datum::Uuid;
 use pgrx::guc::{GucContext, GucFlags, GucRegistry, GucSetting};
-use pgrx::pg_sys::panic::ErrorReport;
 use pgrx::prelude::*;
-use pgrx::{PgLogLevel, PgSqlErrorCode};
 use std::cell::RefCell;
 use std::ffi::{c_char, c_void, CStr, CString};
 use std::rc::Rc;
@@ -98,39 +97,31 @@ fn key_arg(key: &[u8]) -> PublicIdKey {
     PublicIdKey::new(key).or_raise()
 }
 
-/// Raises an ERROR with a hint; never returns.
-fn fail(code: PgSqlErrorCode, message: &'static str, hint: &'static str) -> ! {
-    ErrorReport::new(code, message, "pg_flake")
-        .set_hint(hint)
-        .report(PgLogLevel::ERROR);
-    unreachable!("ERROR does not return")
-}
-
 /// The key of `pg_flake.public_id_key`. 55000 unless pg_flake is preloaded
 /// (otherwise the setting is not hidden, see `settings::preloaded`); 22023,
 /// saying how to set it, while it is unset.
 fn configured_key() -> Rc<PublicIdKey> {
     if !preloaded() {
-        fail(
-            PgSqlErrorCode::ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE,
+        raise(Error::refused(
+            ErrorKind::NotReady,
             "pg_flake.public_id_key is used only when pg_flake is in shared_preload_libraries",
             "Without it, a session that has not loaded pg_flake yet shows the key to every role. \
              Add pg_flake to shared_preload_libraries and restart the server, \
              or pass the key as the last argument.",
-        );
+        ));
     }
     PUBLIC_ID_CIPHER
         .with_borrow(Option::clone)
         .unwrap_or_else(|| {
-            fail(
-            PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
-            "pg_flake.public_id_key is not set: as a superuser, run \
-             ALTER SYSTEM SET pg_flake.public_id_key = '<base64 key>' and SELECT pg_reload_conf(), \
-             or pass the key as the last argument",
-            "The key is the standard base64 of 16, 24 or 32 random bytes (AES-128, -192, -256), \
-             e.g. from: openssl rand -base64 32. Do not use ALTER DATABASE or ALTER ROLE … SET: \
-             every role can read those values in pg_db_role_setting.",
-        )
+            raise(Error::refused(
+                ErrorKind::InvalidParameter,
+                "pg_flake.public_id_key is not set: as a superuser, run \
+                 ALTER SYSTEM SET pg_flake.public_id_key = '<base64 key>' and SELECT pg_reload_conf(), \
+                 or pass the key as the last argument",
+                "The key is the standard base64 of 16, 24 or 32 random bytes (AES-128, -192, -256), \
+                 e.g. from: openssl rand -base64 32. Do not use ALTER DATABASE or ALTER ROLE … SET: \
+                 every role can read those values in pg_db_role_setting.",
+            ))
         })
 }
 

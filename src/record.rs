@@ -6,6 +6,7 @@
 //! declared OUT parameters on every call, so a column added, renamed or
 //! reordered on one side only is an error in the first test that calls it.
 
+use crate::errors::internal;
 use pgrx::{pg_sys, IntoDatum};
 use std::ffi::CStr;
 
@@ -35,8 +36,8 @@ pub fn out_record(fcinfo: pg_sys::FunctionCallInfo, columns: &[Column]) -> pg_sy
         let mut tupdesc: pg_sys::TupleDesc = std::ptr::null_mut();
         let class = pg_sys::get_call_result_type(fcinfo, std::ptr::null_mut(), &mut tupdesc);
         if class != pg_sys::TypeFuncClass::TYPEFUNC_COMPOSITE || tupdesc.is_null() {
-            pgrx::error!(
-                "pg_flake: function returning a record called in a context that cannot accept it"
+            internal(
+                "pg_flake: function returning a record called in a context that cannot accept it",
             );
         }
         let declared = pgrx::PgTupleDesc::from_pg_unchecked(tupdesc);
@@ -46,18 +47,18 @@ pub fn out_record(fcinfo: pg_sys::FunctionCallInfo, columns: &[Column]) -> pg_sy
                     && attribute.atttypid == column.type_oid
             });
             if !matches {
-                pgrx::error!(
+                internal(format!(
                     "pg_flake: OUT column {} ({}) does not match the function's SQL",
                     i + 1,
                     column.name
-                );
+                ));
             }
         }
         if declared.len() != columns.len() {
-            pgrx::error!(
+            internal(format!(
                 "pg_flake: the function's SQL declares {} OUT columns",
                 declared.len()
-            );
+            ));
         }
         let tupdesc = pg_sys::BlessTupleDesc(tupdesc);
         let mut datums: Vec<pg_sys::Datum> = columns

@@ -91,9 +91,7 @@ fn domain_bits() -> u32 {
             node: bits >> 24,
             source: Source::FormatSetting("the hash of pg_flake.siq_domain"),
         };
-        if let Err(refusal) = NODE.check_reserved(hashed) {
-            refusal.raise();
-        }
+        NODE.check_reserved(hashed).or_raise();
     }
     // The byte that goes into the IDs is the node others must not use
     // (docs/operations.md "Standbys and failover").

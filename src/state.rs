@@ -13,6 +13,7 @@
 
 use crate::registry;
 use crate::time;
+use flake_core::ErrorKind;
 use pgrx::datum::Interval;
 use pgrx::prelude::*;
 
@@ -181,7 +182,10 @@ fn pg_flake_node() -> TableIterator<
                     field.format.to_string(),
                     source.map(|i| i.node as i64),
                     source.map_or("none", |i| i.source.name()).to_string(),
-                    Some(format!("{} ({})", refusal.message, refusal.hint)),
+                    Some(format!(
+                        "{refusal} ({})",
+                        refusal.hint().unwrap_or_default()
+                    )),
                 )
             }
         })
@@ -199,13 +203,11 @@ fn pg_flake_node() -> TableIterator<
 fn pg_flake_set_mark(format: &str, mark: TimestampWithTimeZone) -> TimestampWithTimeZone {
     // SAFETY: reads the current user's role attributes.
     if !unsafe { pg_sys::superuser() } {
-        pgrx::pg_sys::panic::ErrorReport::new(
-            PgSqlErrorCode::ERRCODE_INSUFFICIENT_PRIVILEGE,
+        crate::errors::raise(flake_core::Error::refused(
+            ErrorKind::InsufficientPrivilege,
             "permission denied to set a pg_flake mark",
-            "pg_flake",
-        )
-        .set_hint("Only a superuser may move a mark: a mark set too low lets IDs repeat.")
-        .report(PgLogLevel::ERROR);
+            "Only a superuser may move a mark: a mark set too low lets IDs repeat.",
+        ));
     }
     let unix_micros = time::unix_micros(mark, "timestamptz", "finite times");
     let Some((old, new, start_nanos)) =
@@ -222,19 +224,16 @@ fn pg_flake_set_mark(format: &str, mark: TimestampWithTimeZone) -> TimestampWith
         });
     };
     let new_time = time::timestamp((start_nanos.div_euclid(1000)) as i64);
-    pgrx::pg_sys::panic::ErrorReport::new(
-        PgSqlErrorCode::ERRCODE_WARNING,
+    crate::errors::warn(
         format!(
             "pg_flake: the {format} mark was set to unit {new} ({new_time}) by {}, deliberately; it was {}",
             current_user(),
             old.map_or("unreadable".to_string(), |o| format!("unit {o}")),
         ),
-        "pg_flake",
-    )
-    .set_detail(format!(
-        "{format} IDs above the new mark that were issued before it may be issued again if it lies below them."
-    ))
-    .report(PgLogLevel::WARNING);
+        format!(
+            "{format} IDs above the new mark that were issued before it may be issued again if it lies below them."
+        ),
+    );
     new_time
 }
 

@@ -22,7 +22,9 @@ pub fn unix_micros(ts: TimestampWithTimeZone, type_name: &'static str, range: &'
 /// inside PostgreSQL's, so this only fails on a bug.
 pub fn timestamp(unix_micros: i64) -> TimestampWithTimeZone {
     TimestampWithTimeZone::try_from(unix_micros + UNIX_EPOCH_IN_PG_MICROS).unwrap_or_else(|_| {
-        pgrx::error!("pg_flake: timestamp {unix_micros} out of PostgreSQL's range")
+        crate::errors::internal(format!(
+            "pg_flake: timestamp {unix_micros} out of PostgreSQL's range"
+        ))
     })
 }
 

@@ -194,7 +194,7 @@ unsafe fn main_data<'a>(record: *mut pg_sys::XLogReaderState) -> &'a [u8] {
 unsafe extern "C-unwind" fn redo(record: *mut pg_sys::XLogReaderState) {
     // SAFETY: PostgreSQL replays one of our records.
     let Some((format, mark, node)) = parse(unsafe { main_data(record) }) else {
-        pgrx::error!("pg_flake: malformed mark record in the WAL");
+        crate::errors::internal("pg_flake: malformed mark record in the WAL");
     };
     if let Some(learn) = LEARN.get() {
         learn(format, mark, node);

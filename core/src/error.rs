@@ -1,6 +1,7 @@
-//! One error type for every format. Each variant corresponds to exactly one
-//! PostgreSQL SQLSTATE (see `ErrorKind`), so the extension maps errors to SQL
-//! without knowing which format raised them.
+//! One error type for every format, and for the PostgreSQL extension's own
+//! refusals. Each variant has one PostgreSQL SQLSTATE (see `ErrorKind`;
+//! `Refused` carries its kind), so the extension maps errors to SQL without
+//! knowing which format raised them.
 
 use std::fmt;
 
@@ -21,6 +22,22 @@ pub enum ErrorKind {
     /// state where it can generate (its clock too far behind, recovery,
     /// a node number that does not fit).
     NotReady,
+    /// 25006 `read_only_sql_transaction`: a server in recovery, as
+    /// `nextval` on a standby.
+    ReadOnly,
+    /// 42501 `insufficient_privilege`.
+    InsufficientPrivilege,
+    /// XX001 `data_corrupted`: a damaged or missing file of durable state.
+    DataCorrupted,
+    /// 58P01 `undefined_file`.
+    UndefinedFile,
+    /// 53100 `disk_full`.
+    DiskFull,
+    /// 58030 `io_error`.
+    IoError,
+    /// XX000 `internal_error`: a broken invariant of pg_flake's own, never
+    /// something the user's input can cause.
+    Internal,
 }
 
 impl ErrorKind {
@@ -33,6 +50,13 @@ impl ErrorKind {
             ErrorKind::DatetimeOverflow => "22008",
             ErrorKind::InvalidParameter => "22023",
             ErrorKind::NotReady => "55000",
+            ErrorKind::ReadOnly => "25006",
+            ErrorKind::InsufficientPrivilege => "42501",
+            ErrorKind::DataCorrupted => "XX001",
+            ErrorKind::UndefinedFile => "58P01",
+            ErrorKind::DiskFull => "53100",
+            ErrorKind::IoError => "58030",
+            ErrorKind::Internal => "XX000",
         }
     }
 }
@@ -92,6 +116,18 @@ pub enum Error {
     /// The server cannot generate this format now (a node number that does
     /// not fit the format's field, a standby without a node of its own, …).
     NotReady { message: String, hint: String },
+    /// Any other refusal of a server, with its kind (a standby asked to
+    /// generate, a missing privilege, a marks file that cannot be read or
+    /// written, …): what the PostgreSQL extension reports beside the
+    /// formats' own errors, through the same path.
+    Refused {
+        kind: ErrorKind,
+        message: String,
+        detail: Option<String>,
+        hint: Option<String>,
+    },
+    /// A broken invariant of pg_flake's own (XX000): a bug to report.
+    Internal { message: String },
 }
 
 impl Error {
@@ -107,6 +143,8 @@ impl Error {
             Error::ClockBehind { .. } | Error::ClockJumped { .. } | Error::NotReady { .. } => {
                 ErrorKind::NotReady
             }
+            Error::Refused { kind, .. } => *kind,
+            Error::Internal { .. } => ErrorKind::Internal,
         }
     }
 
@@ -123,6 +161,7 @@ impl Error {
                 "The clock may be set at most {} ahead at once; the mark stayed where it was.",
                 seconds(*max_jump_nanos)
             )),
+            Error::Refused { detail, .. } => detail.clone(),
             _ => None,
         }
     }
@@ -131,7 +170,18 @@ impl Error {
     pub fn hint(&self) -> Option<String> {
         match self {
             Error::NotReady { hint, .. } => Some(hint.clone()),
+            Error::Refused { hint, .. } => hint.clone(),
             _ => None,
+        }
+    }
+
+    /// A [`Error::Refused`] with a hint and no detail.
+    pub fn refused(kind: ErrorKind, message: impl Into<String>, hint: impl Into<String>) -> Self {
+        Error::Refused {
+            kind,
+            message: message.into(),
+            detail: None,
+            hint: Some(hint.into()),
         }
     }
 
@@ -239,7 +289,9 @@ impl fmt::Display for Error {
                 "{type_name} generation stopped: the clock jumped {} ahead since the last {type_name} mark",
                 seconds(*jump_nanos)
             ),
-            Error::NotReady { message, .. } => f.write_str(message),
+            Error::NotReady { message, .. }
+            | Error::Refused { message, .. }
+            | Error::Internal { message } => f.write_str(message),
         }
     }
 }

@@ -66,7 +66,7 @@ macro_rules! native_type {
                 unsafe fn unbox_arg_unchecked(arg: ::pgrx::callconv::Arg<'_, 'fcx>) -> Self {
                     let index = arg.index();
                     unsafe { arg.unbox_arg_using_from_datum() }
-                        .unwrap_or_else(|| ::pgrx::error!("argument {index} must not be null"))
+                        .unwrap_or_else(|| $crate::errors::internal(format!("argument {index} must not be null")))
                 }
                 unsafe fn unbox_nullable_arg(
                     arg: ::pgrx::callconv::Arg<'_, 'fcx>,
