@@ -18,6 +18,7 @@ use crate::backend_local::BackendLocal;
 use crate::clock::BackendClock;
 use crate::errors::{raise, OrRaise};
 use crate::marks::{Marks, MarksError};
+use crate::settings::{self, Definition, Plain};
 use crate::shared_memory::{self, SharedState};
 use crate::spinlock::SpinLocked;
 use crate::wal;
@@ -25,7 +26,7 @@ use flake_core::clock::{Clock, ReadAhead};
 use flake_core::generator::{MarkedGenerator, SequencerRow, SlotGenerator, SHARED_SLOT};
 use flake_core::sequencer::{Limits, Step};
 use flake_core::{Error, ErrorKind};
-use pgrx::guc::{GucContext, GucFlags, GucRegistry, GucSetting};
+use pgrx::guc::{GucContext, GucFlags, GucSetting};
 use pgrx::pg_sys;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicPtr, Ordering};
 use std::sync::OnceLock;
@@ -58,25 +59,29 @@ static MAX_CLOCK_JUMP: GucSetting<i32> = GucSetting::<i32>::new(60_000);
 
 /// Defines the settings of every generator (from `_PG_init`).
 pub fn define_settings() {
-    GucRegistry::define_int_guc(
-        c"pg_flake.max_clock_jump",
-        c"How far the clock may be set ahead at once before generation stops rather than move the marks with it.",
-        c"A real-time clock that moved this much further than the monotonic clock since the last mark was set forward; generation raises an error instead of recording a mark that far ahead. 0 turns the check off (docs/guarantees.md \"Restarts, crashes and the clock\").",
+    settings::define_int::<Plain>(
+        Definition {
+            name: c"pg_flake.max_clock_jump",
+            short: c"How far the clock may be set ahead at once before generation stops rather than move the marks with it.",
+            long: c"A real-time clock that moved this much further than the monotonic clock since the last mark was set forward; generation raises an error instead of recording a mark that far ahead. 0 turns the check off (docs/guarantees.md \"Restarts, crashes and the clock\").",
+            context: GucContext::Suset,
+            flags: GucFlags::UNIT_MS,
+        },
         &MAX_CLOCK_JUMP,
         0,
         i32::MAX,
-        GucContext::Suset,
-        GucFlags::UNIT_MS,
     );
-    GucRegistry::define_int_guc(
-        c"pg_flake.max_clock_lag",
-        c"How far the clock may be behind the IDs already issued before generation stops.",
-        c"While the clock is behind, IDs go on in logical time above the last ones, at most this far ahead of the clock; beyond, generation raises an error (docs/guarantees.md \"Guarantees\").",
+    settings::define_int::<Plain>(
+        Definition {
+            name: c"pg_flake.max_clock_lag",
+            short: c"How far the clock may be behind the IDs already issued before generation stops.",
+            long: c"While the clock is behind, IDs go on in logical time above the last ones, at most this far ahead of the clock; beyond, generation raises an error (docs/guarantees.md \"Guarantees\").",
+            context: GucContext::Suset,
+            flags: GucFlags::UNIT_MS,
+        },
         &MAX_CLOCK_LAG,
         0,
         i32::MAX,
-        GucContext::Suset,
-        GucFlags::UNIT_MS,
     );
 }
 

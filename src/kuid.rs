@@ -12,16 +12,16 @@ use crate::errors::OrRaise;
 use crate::format::Format;
 use crate::generator::Generator;
 use crate::native_type::{datum_of, native_type, FromBinary};
-use crate::node::{FormatSetting, NodeField};
+use crate::node::NodeField;
 use crate::record::{column, out_record};
-use crate::settings::setting_text;
+use crate::settings::{self, Definition, FormatSetting, Plain, TextSetting};
 use crate::time;
 use flake_core::error::field_in_range;
 use flake_core::kuid::{self as kuid_core, Kuid64Generator, Kuid96Generator};
 use flake_core::FlakeId;
-use pgrx::guc::{GucContext, GucFlags, GucRegistry, GucSetting};
+use pgrx::guc::{GucContext, GucFlags, GucSetting};
 use pgrx::prelude::*;
-use std::ffi::{c_char, c_void, CString};
+use std::ffi::CString;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 native_type!(Kuid96, kuid_core::Kuid96, kuid96);
@@ -73,55 +73,52 @@ fn node_setting() -> u32 {
     KUID96_NODE.generating_node()
 }
 
-unsafe extern "C-unwind" fn check_node(
-    _newval: *mut *mut c_char,
-    extra: *mut *mut c_void,
-    source: pg_sys::GucSource::Type,
-) -> bool {
-    // SAFETY: PostgreSQL's check-hook arguments.
-    unsafe { FormatSetting::check(source, extra) }
-}
-
 /// `pg_flake.kuid_interval`, which the setting keeps within 5–10.
 fn interval_setting() -> u32 {
     KUID_INTERVAL.get() as u32
 }
 
-unsafe extern "C-unwind" fn assign_node(newval: *const c_char, extra: *mut c_void) {
-    let name = String::from_utf8_lossy(setting_text(newval));
-    KUID_NODE_FINGERPRINT.store(kuid_core::node_fingerprint(&name), Ordering::Relaxed);
-    // SAFETY: PostgreSQL's assign-hook argument, made by check_node.
-    unsafe { KUID_NODE_SET.assign(extra) };
+/// `pg_flake.kuid_node`: a name whose fingerprint is the node.
+struct NodeNameSetting;
+
+impl TextSetting for NodeNameSetting {
+    fn assign(text: &[u8]) {
+        let name = String::from_utf8_lossy(text);
+        KUID_NODE_FINGERPRINT.store(kuid_core::node_fingerprint(&name), Ordering::Relaxed);
+    }
+
+    fn tracked() -> Option<&'static FormatSetting> {
+        Some(&KUID_NODE_SET)
+    }
 }
 
 fn define_settings() {
-    // SAFETY: the hook never raises errors or panics.
-    unsafe {
-        GucRegistry::define_string_guc_with_hooks(
-            c"pg_flake.kuid_node",
-            c"This server's node name: its fingerprint goes into generated kuid96 values.",
-            c"Overrides pg_flake.node for kuid96 where set: its fingerprint is the node field.",
-            &KUID_NODE,
-            GucContext::Suset,
-            GucFlags::default(),
-            Some(check_node),
-            Some(assign_node),
-            None,
-        );
-    }
-    GucRegistry::define_int_guc(
-        c"pg_flake.kuid_interval",
-        c"kuid96 neighborhood interval I: the node sits above the low I bits of the seconds.",
-        c"Every reader must use the interval the value was generated with (5-10).",
+    settings::define_text::<NodeNameSetting>(
+        Definition {
+            name: c"pg_flake.kuid_node",
+            short: c"This server's node name: its fingerprint goes into generated kuid96 values.",
+            long:
+                c"Overrides pg_flake.node for kuid96 where set: its fingerprint is the node field.",
+            context: GucContext::Suset,
+            flags: GucFlags::default(),
+        },
+        &KUID_NODE,
+    );
+    settings::define_int::<Plain>(
+        Definition {
+            name: c"pg_flake.kuid_interval",
+            short: c"kuid96 neighborhood interval I: the node sits above the low I bits of the seconds.",
+            long: c"Every reader must use the interval the value was generated with (5-10).",
+            // Superuser-only: the interval moves the boundary between time and
+            // node bits, so kuid96 values generated under two intervals can
+            // collide in one table (docs/sql-reference.md "Settings"); the functions take an
+            // explicit interval argument for every role.
+            context: GucContext::Suset,
+            flags: GucFlags::default(),
+        },
         &KUID_INTERVAL,
         kuid_core::MIN_INTERVAL as i32,
         kuid_core::MAX_INTERVAL as i32,
-        // Superuser-only: the interval moves the boundary between time and
-        // node bits, so kuid96 values generated under two intervals can
-        // collide in one table (docs/sql-reference.md "Settings"); the functions take an
-        // explicit interval argument for every role.
-        GucContext::Suset,
-        GucFlags::default(),
     );
 }
 

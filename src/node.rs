@@ -23,53 +23,55 @@
 //! truncation.
 
 use crate::errors::{raise, OrRaise};
-use crate::settings::{self, check_failed, setting_text, Derived};
+use crate::settings::{
+    self, Definition, Derived, FormatSetting, IntSetting, Rejection, TextSetting,
+};
 use crate::{lineage, wal};
 use flake_core::lease::{self as lease_core, LeaseFormat, LeaseRanges, NodeRange, LEASE_FORMATS};
 use flake_core::lineage::Clash;
 use flake_core::{Error, ErrorKind};
-use pgrx::guc::{GucContext, GucFlags, GucRegistry, GucSetting};
+use pgrx::guc::{GucContext, GucFlags, GucSetting};
 use pgrx::prelude::*;
 use std::cell::Cell;
-use std::ffi::{c_char, c_void, CString};
+use std::ffi::CString;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// `pg_flake.node`: -1 is unset.
 static NODE: GucSetting<i32> = GucSetting::<i32>::new(-1);
 
-/// Defines `pg_flake.node` (from `_PG_init`).
+/// Defines `pg_flake.node` and `pg_flake.lease_nodes` (from `_PG_init`).
 pub fn define_settings() {
-    unsafe extern "C-unwind" fn assign_node(_newval: i32, _extra: *mut c_void) {
-        settings::identity_changed();
-    }
-    // SAFETY: the hooks never raise errors or panic.
-    unsafe {
-        GucRegistry::define_int_guc_with_hooks(
-            c"pg_flake.node",
-            c"This server's node number, for every format's node field (-1: unset).",
-            c"Give every server that generates IDs its own number. Unset, a node of a Citus cluster takes its group id, any other server 0; a format's own node setting, where set, overrides it.",
-            &NODE,
-            -1,
-            i32::MAX,
-            GucContext::Suset,
-            GucFlags::default(),
-            None,
-            Some(assign_node),
-            None,
-        );
-        GucRegistry::define_string_guc_with_hooks(
-            c"pg_flake.lease_nodes",
-            c"Nodes reserved for application leases, per format (docs/sql-reference.md \"Leases\").",
-            c"Comma-separated format=first-last, format=n or format=none; formats not named keep their default (sno and siq 255, snowflake 31, kuid96 4294967040-4294967295).",
-            &LEASE_NODES,
+    settings::define_int::<NodeSetting>(
+        Definition {
+            name: c"pg_flake.node",
+            short: c"This server's node number, for every format's node field (-1: unset).",
+            long: c"Give every server that generates IDs its own number. Unset, a node of a Citus cluster takes its group id, any other server 0; a format's own node setting, where set, overrides it.",
+            context: GucContext::Suset,
+            flags: GucFlags::default(),
+        },
+        &NODE,
+        -1,
+        i32::MAX,
+    );
+    settings::define_text::<LeaseNodesSetting>(
+        Definition {
+            name: c"pg_flake.lease_nodes",
+            short: c"Nodes reserved for application leases, per format (docs/sql-reference.md \"Leases\").",
+            long: c"Comma-separated format=first-last, format=n or format=none; formats not named keep their default (sno and siq 255, snowflake 31, kuid96 4294967040-4294967295).",
             // Superuser-only: a role that could move the range onto a
             // server's node, or onto held leases, could make IDs collide.
-            GucContext::Suset,
-            GucFlags::default(),
-            Some(check_lease_nodes),
-            Some(assign_lease_nodes),
-            None,
-        );
+            context: GucContext::Suset,
+            flags: GucFlags::default(),
+        },
+        &LEASE_NODES,
+    );
+}
+
+struct NodeSetting;
+
+impl IntSetting for NodeSetting {
+    fn assign(_node: i32) {
+        settings::identity_changed();
     }
 }
 
@@ -101,26 +103,22 @@ fn parse_lease_nodes(text: &[u8]) -> Result<LeaseRanges, String> {
     LeaseRanges::parse(text).map_err(|e| e.to_string())
 }
 
-unsafe extern "C-unwind" fn check_lease_nodes(
-    newval: *mut *mut c_char,
-    _extra: *mut *mut c_void,
-    _source: pg_sys::GucSource::Type,
-) -> bool {
-    // SAFETY: newval points at the proposed value.
-    match parse_lease_nodes(setting_text(unsafe { *newval })) {
-        Ok(_) => true,
-        Err(detail) => check_failed(&detail),
-    }
-}
+struct LeaseNodesSetting;
 
-unsafe extern "C-unwind" fn assign_lease_nodes(newval: *const c_char, _extra: *mut c_void) {
-    // The check hook admitted only values that parse.
-    let ranges = parse_lease_nodes(setting_text(newval)).unwrap_or_default();
-    for format in LEASE_FORMATS {
-        let packed = ranges.range(format).map_or(NO_RANGE, pack);
-        LEASE_RANGES[format.index()].store(packed, Ordering::Relaxed);
+impl TextSetting for LeaseNodesSetting {
+    fn check(text: &[u8]) -> Result<(), Rejection> {
+        parse_lease_nodes(text).map(drop).map_err(Rejection::Detail)
     }
-    settings::identity_changed();
+
+    fn assign(text: &[u8]) {
+        // The check admitted only values that parse.
+        let ranges = parse_lease_nodes(text).unwrap_or_default();
+        for format in LEASE_FORMATS {
+            let packed = ranges.range(format).map_or(NO_RANGE, pack);
+            LEASE_RANGES[format.index()].store(packed, Ordering::Relaxed);
+        }
+        settings::identity_changed();
+    }
 }
 
 /// The nodes of `format` reserved for leases, if any (from the cache the
@@ -140,83 +138,6 @@ fn lease_format(field: &str) -> Option<LeaseFormat> {
 fn node_setting() -> Option<u32> {
     u32::try_from(NODE.get()).ok()
 }
-
-/// A format's own node setting (0.1.0's), with whether it is set: its check
-/// hook records the source of each value, and PostgreSQL hands that back to
-/// the assign hook with the value, also on `RESET` and rollback.
-pub struct FormatSetting {
-    pub name: &'static str,
-    explicit: AtomicBool,
-}
-
-impl FormatSetting {
-    pub const fn new(name: &'static str) -> Self {
-        FormatSetting {
-            name,
-            explicit: AtomicBool::new(false),
-        }
-    }
-
-    /// Whether the setting has a value other than its built-in default.
-    pub fn is_set(&self) -> bool {
-        self.explicit.load(Ordering::Relaxed)
-    }
-
-    /// For the check hook: whether a value from `source` counts as set,
-    /// as the `extra` PostgreSQL keeps with the value, allocated as
-    /// PostgreSQL frees it (PostgreSQL 16+: guc_malloc, in its own memory
-    /// context; before: malloc).
-    ///
-    /// # Safety
-    /// `extra` must be the check hook's `extra` argument.
-    pub unsafe fn check(source: pg_sys::GucSource::Type, extra: *mut *mut c_void) -> bool {
-        // SAFETY: PostgreSQL frees `extra` with guc_free() (16+) or free().
-        unsafe {
-            #[cfg(guc_malloc)]
-            let flag = pg_sys::guc_malloc(pg_sys::LOG as i32, 1).cast::<bool>();
-            #[cfg(not(guc_malloc))]
-            let flag = libc::malloc(1).cast::<bool>();
-            if flag.is_null() {
-                return false;
-            }
-            *flag = source > pg_sys::GucSource::PGC_S_DYNAMIC_DEFAULT;
-            *extra = flag.cast();
-        }
-        true
-    }
-
-    /// For the assign hook.
-    ///
-    /// # Safety
-    /// `extra` must be the assign hook's `extra` argument, made by
-    /// [`check`](Self::check).
-    pub unsafe fn assign(&self, extra: *mut c_void) {
-        let set = !extra.is_null() && unsafe { *extra.cast::<bool>() };
-        self.explicit.store(set, Ordering::Relaxed);
-        settings::identity_changed();
-    }
-}
-
-/// Declares the check and assign hooks of a format's own node setting:
-/// `format_setting_hooks!(SNO_NODE_SET, check_sno_node, assign_sno_node, i32)`.
-macro_rules! format_setting_hooks {
-    ($setting:path, $check:ident, $assign:ident, $value:ty) => {
-        unsafe extern "C-unwind" fn $check(
-            _newval: *mut $value,
-            extra: *mut *mut ::std::ffi::c_void,
-            source: ::pgrx::pg_sys::GucSource::Type,
-        ) -> bool {
-            // SAFETY: PostgreSQL's check-hook arguments.
-            unsafe { $crate::node::FormatSetting::check(source, extra) }
-        }
-
-        unsafe extern "C-unwind" fn $assign(_newval: $value, extra: *mut ::std::ffi::c_void) {
-            // SAFETY: PostgreSQL's assign-hook arguments.
-            unsafe { $setting.assign(extra) }
-        }
-    };
-}
-pub(crate) use format_setting_hooks;
 
 /// A format's own node setting and how to read the node number from it.
 pub type FormatNode = (&'static FormatSetting, fn() -> u32);

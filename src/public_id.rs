@@ -10,14 +10,14 @@
 use crate::distributed_id::DistributedId;
 use crate::errors::{raise, OrRaise};
 use crate::format::Format;
-use crate::settings::{check_failed_hiding_value, preloaded, setting_text};
+use crate::settings::{self, preloaded, Definition, Rejection, TextSetting};
 use flake_core::public_id::PublicIdKey;
 use flake_core::{Error, ErrorKind};
 use pgrx::datum::Uuid;
-use pgrx::guc::{GucContext, GucFlags, GucRegistry, GucSetting};
+use pgrx::guc::{GucContext, GucFlags, GucSetting};
 use pgrx::prelude::*;
 use std::cell::RefCell;
-use std::ffi::{c_char, c_void, CStr, CString};
+use std::ffi::{c_char, CStr, CString};
 use std::rc::Rc;
 
 pub static FORMAT: Format = Format {
@@ -51,43 +51,42 @@ fn parse_key_setting(text: &[u8]) -> Option<flake_core::Result<PublicIdKey>> {
     Some(PublicIdKey::from_base64(&String::from_utf8_lossy(text)))
 }
 
-unsafe extern "C-unwind" fn check_key_setting(
-    newval: *mut *mut c_char,
-    _extra: *mut *mut c_void,
-    _source: pg_sys::GucSource::Type,
-) -> bool {
-    // SAFETY: newval points at the proposed value. The messages below say
-    // what is wrong (base64, length) and never show the value.
-    match parse_key_setting(setting_text(unsafe { *newval })) {
-        None | Some(Ok(_)) => true,
-        Some(Err(error)) => check_failed_hiding_value(
-            "invalid value for parameter \"pg_flake.public_id_key\" (value not shown)",
-            &format!("{error}. Give the standard base64 of a random key, e.g. from: openssl rand -base64 32"),
-        ),
-    }
-}
+struct KeySetting;
 
-unsafe extern "C-unwind" fn assign_key_setting(newval: *const c_char, _extra: *mut c_void) {
-    // The check hook admitted only unset values and valid keys.
-    let key = parse_key_setting(setting_text(newval)).and_then(Result::ok);
-    PUBLIC_ID_CIPHER.set(key.map(Rc::new));
+impl TextSetting for KeySetting {
+    /// The messages say what is wrong (base64, length) and never show the
+    /// value.
+    fn check(text: &[u8]) -> Result<(), Rejection> {
+        match parse_key_setting(text) {
+            None | Some(Ok(_)) => Ok(()),
+            Some(Err(error)) => Err(Rejection::HidingValue {
+                message: "invalid value for parameter \"pg_flake.public_id_key\" (value not shown)"
+                    .into(),
+                detail: format!(
+                    "{error}. Give the standard base64 of a random key, e.g. from: openssl rand -base64 32"
+                ),
+            }),
+        }
+    }
+
+    fn assign(text: &[u8]) {
+        // The check admitted only unset values and valid keys.
+        let key = parse_key_setting(text).and_then(Result::ok);
+        PUBLIC_ID_CIPHER.set(key.map(Rc::new));
+    }
 }
 
 fn define_settings() {
-    // SAFETY: the hooks never raise errors or panic.
-    unsafe {
-        GucRegistry::define_string_guc_with_hooks(
-            c"pg_flake.public_id_key",
-            c"Default key of the public_id_* functions: base64 of 16, 24 or 32 bytes (AES-128/192/256).",
-            c"Superuser-only and hidden from other roles; the functions use it without revealing it.",
-            &PUBLIC_ID_KEY,
-            GucContext::Suset,
-            GucFlags::SUPERUSER_ONLY | GucFlags::NO_SHOW_ALL,
-            Some(check_key_setting),
-            Some(assign_key_setting),
-            None,
-        );
-    }
+    settings::define_text::<KeySetting>(
+        Definition {
+            name: c"pg_flake.public_id_key",
+            short: c"Default key of the public_id_* functions: base64 of 16, 24 or 32 bytes (AES-128/192/256).",
+            long: c"Superuser-only and hidden from other roles; the functions use it without revealing it.",
+            context: GucContext::Suset,
+            flags: GucFlags::SUPERUSER_ONLY | GucFlags::NO_SHOW_ALL,
+        },
+        &PUBLIC_ID_KEY,
+    );
 }
 
 // --- functions -----------------------------------------------------------------------

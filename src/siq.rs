@@ -8,16 +8,18 @@ use crate::format::Format;
 use crate::generator::Generator;
 use crate::native_type::datum::varlena_bytes;
 use crate::native_type::{datum_of, native_type, FromBinary};
-use crate::node::{FormatSetting, Identity, NodeField, Source};
+use crate::node::{Identity, NodeField, Source};
 use crate::numeric::{integer_of, numeric_of};
 use crate::record::{column, out_record};
-use crate::settings::{check_failed, setting_text, Derived};
+use crate::settings::{
+    self, Definition, Derived, FormatSetting, IntSetting, Rejection, TextSetting,
+};
 use crate::time;
 use flake_core::siq::{self as siq_core, Kind, SiqGenerator};
 use flake_core::FlakeId;
-use pgrx::guc::{GucContext, GucFlags, GucRegistry, GucSetting};
+use pgrx::guc::{GucContext, GucFlags, GucSetting};
 use pgrx::prelude::*;
-use std::ffi::{c_char, c_void, CString};
+use std::ffi::CString;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 native_type!(Siq, siq_core::Siq, siq);
@@ -55,7 +57,13 @@ static SIQ_DOMAIN: GucSetting<Option<CString>> = GucSetting::<Option<CString>>::
 /// `pg_flake.siq_node`, which overrides `pg_flake.node` where set.
 static SIQ_NODE: GucSetting<i32> = GucSetting::<i32>::new(0);
 static SIQ_NODE_SET: FormatSetting = FormatSetting::new("pg_flake.siq_node");
-crate::node::format_setting_hooks!(SIQ_NODE_SET, check_siq_node, assign_siq_node, i32);
+struct SiqNodeSetting;
+
+impl IntSetting for SiqNodeSetting {
+    fn tracked() -> Option<&'static FormatSetting> {
+        Some(&SIQ_NODE_SET)
+    }
+}
 
 /// SHA-256-derived hash of `pg_flake.siq_domain`, computed when the setting
 /// changes rather than for every ID.
@@ -105,58 +113,52 @@ fn domain_bits() -> u32 {
 /// [`domain_bits`] of a primary, until a setting changes.
 static DOMAIN_BITS: Derived = Derived::new();
 
-unsafe extern "C-unwind" fn check_domain(
-    newval: *mut *mut c_char,
-    _extra: *mut *mut c_void,
-    _source: pg_sys::GucSource::Type,
-) -> bool {
-    // SAFETY: newval points at the proposed value.
-    let text = setting_text(unsafe { *newval });
-    text.is_ascii()
-        || check_failed(
-            "A SIQ domain must be ASCII: give the punycode (IDNA) form, e.g. xn--bcher-kva.example.",
-        )
-}
+struct DomainSetting;
 
-unsafe extern "C-unwind" fn assign_domain(newval: *const c_char, _extra: *mut c_void) {
-    // The check hook admitted only ASCII, for which hashing cannot fail.
-    let text = std::str::from_utf8(setting_text(newval)).unwrap_or("");
-    let hash = siq_core::domain_hash(text).unwrap_or(0);
-    SIQ_DOMAIN_HASH.store(hash, Ordering::Relaxed);
-    crate::settings::identity_changed();
+impl TextSetting for DomainSetting {
+    fn check(text: &[u8]) -> Result<(), Rejection> {
+        if text.is_ascii() {
+            Ok(())
+        } else {
+            Err(Rejection::Detail(
+                "A SIQ domain must be ASCII: give the punycode (IDNA) form, e.g. xn--bcher-kva.example."
+                    .into(),
+            ))
+        }
+    }
+
+    fn assign(text: &[u8]) {
+        // The check admitted only ASCII, for which hashing cannot fail.
+        let text = std::str::from_utf8(text).unwrap_or("");
+        let hash = siq_core::domain_hash(text).unwrap_or(0);
+        SIQ_DOMAIN_HASH.store(hash, Ordering::Relaxed);
+        crate::settings::identity_changed();
+    }
 }
 
 fn define_settings() {
-    // SAFETY: the hooks never raise errors or panic.
-    unsafe {
-        GucRegistry::define_string_guc_with_hooks(
-            c"pg_flake.siq_domain",
-            c"Domain hashed into the 32 domain bits of generated SIQs.",
-            c"ASCII (punycode for international names); '' and '0' give 0.",
-            &SIQ_DOMAIN,
-            GucContext::Userset,
-            GucFlags::default(),
-            Some(check_domain),
-            Some(assign_domain),
-            None,
-        );
-    }
-    // SAFETY: the hooks never raise errors or panic.
-    unsafe {
-        GucRegistry::define_int_guc_with_hooks(
-            c"pg_flake.siq_node",
-            c"This server's node number in SIQ: replaces the top byte of the domain hash when non-zero.",
-            c"Overrides pg_flake.node for SIQ where set (1-255; 0 keeps the domain hash's byte).",
-            &SIQ_NODE,
-            0,
-            255,
-            GucContext::Suset,
-            GucFlags::default(),
-            Some(check_siq_node),
-            Some(assign_siq_node),
-            None,
-        );
-    }
+    settings::define_text::<DomainSetting>(
+        Definition {
+            name: c"pg_flake.siq_domain",
+            short: c"Domain hashed into the 32 domain bits of generated SIQs.",
+            long: c"ASCII (punycode for international names); '' and '0' give 0.",
+            context: GucContext::Userset,
+            flags: GucFlags::default(),
+        },
+        &SIQ_DOMAIN,
+    );
+    settings::define_int::<SiqNodeSetting>(
+        Definition {
+            name: c"pg_flake.siq_node",
+            short: c"This server's node number in SIQ: replaces the top byte of the domain hash when non-zero.",
+            long: c"Overrides pg_flake.node for SIQ where set (1-255; 0 keeps the domain hash's byte).",
+            context: GucContext::Suset,
+            flags: GucFlags::default(),
+        },
+        &SIQ_NODE,
+        0,
+        255,
+    );
 }
 
 // --- functions -----------------------------------------------------------------

@@ -7,13 +7,14 @@ use crate::errors::OrRaise;
 use crate::format::Format;
 use crate::generator::Generator;
 use crate::native_type::{datum_of, native_type, FromBinary};
-use crate::node::{FormatSetting, NodeField};
+use crate::node::NodeField;
 use crate::record::{column, out_record};
+use crate::settings::{self, Definition, FormatSetting, IntSetting};
 use crate::time;
 use flake_core::error::field_in_range;
 use flake_core::sno::{self as sno_core, SnoGenerator};
 use flake_core::FlakeId;
-use pgrx::guc::{GucContext, GucFlags, GucRegistry, GucSetting};
+use pgrx::guc::{GucContext, GucFlags, GucSetting};
 use pgrx::prelude::*;
 
 native_type!(Sno, sno_core::Sno, sno);
@@ -43,25 +44,27 @@ pub static NODE: NodeField =
 /// `pg_flake.sno_node`, which overrides `pg_flake.node` where set.
 static SNO_NODE: GucSetting<i32> = GucSetting::<i32>::new(0);
 static SNO_NODE_SET: FormatSetting = FormatSetting::new("pg_flake.sno_node");
-crate::node::format_setting_hooks!(SNO_NODE_SET, check_sno_node, assign_sno_node, i32);
+struct SnoNodeSetting;
+
+impl IntSetting for SnoNodeSetting {
+    fn tracked() -> Option<&'static FormatSetting> {
+        Some(&SNO_NODE_SET)
+    }
+}
 
 fn define_settings() {
-    // SAFETY: the hooks never raise errors or panic.
-    unsafe {
-        GucRegistry::define_int_guc_with_hooks(
-            c"pg_flake.sno_node",
-            c"High byte of the sno partition: this server's node number.",
-            c"Overrides pg_flake.node for sno where set (0-255).",
-            &SNO_NODE,
-            0,
-            255,
-            GucContext::Suset,
-            GucFlags::default(),
-            Some(check_sno_node),
-            Some(assign_sno_node),
-            None,
-        );
-    }
+    settings::define_int::<SnoNodeSetting>(
+        Definition {
+            name: c"pg_flake.sno_node",
+            short: c"High byte of the sno partition: this server's node number.",
+            long: c"Overrides pg_flake.node for sno where set (0-255).",
+            context: GucContext::Suset,
+            flags: GucFlags::default(),
+        },
+        &SNO_NODE,
+        0,
+        255,
+    );
 }
 
 fn field(name: &'static str, value: i32, max: i128) -> i128 {

@@ -9,14 +9,14 @@ use crate::c_function::{arg_value, c_function};
 use crate::errors::OrRaise;
 use crate::format::Format;
 use crate::generator::Generator;
-use crate::node::{FormatSetting, NodeField};
+use crate::node::NodeField;
 use crate::record::{column, out_record};
-use crate::settings::{check_failed, setting_text};
+use crate::settings::{self, Definition, FormatSetting, IntSetting, Rejection, TextSetting};
 use crate::time;
 use flake_core::snowflake::{self as snowflake_core, check_epoch, SnowflakeGenerator};
-use pgrx::guc::{GucContext, GucFlags, GucRegistry, GucSetting};
+use pgrx::guc::{GucContext, GucFlags, GucSetting};
 use pgrx::prelude::*;
-use std::ffi::{c_char, c_void, CString};
+use std::ffi::CString;
 use std::sync::atomic::{AtomicI64, Ordering};
 
 pub static GENERATOR: Generator<SnowflakeGenerator> = Generator::new("snowflake");
@@ -41,12 +41,14 @@ pub static NODE: NodeField = NodeField::new(
 /// `pg_flake.snowflake_worker`, which overrides `pg_flake.node` where set.
 static SNOWFLAKE_WORKER: GucSetting<i32> = GucSetting::<i32>::new(0);
 static SNOWFLAKE_WORKER_SET: FormatSetting = FormatSetting::new("pg_flake.snowflake_worker");
-crate::node::format_setting_hooks!(
-    SNOWFLAKE_WORKER_SET,
-    check_snowflake_worker,
-    assign_snowflake_worker,
-    i32
-);
+
+struct WorkerSetting;
+
+impl IntSetting for WorkerSetting {
+    fn tracked() -> Option<&'static FormatSetting> {
+        Some(&SNOWFLAKE_WORKER_SET)
+    }
+}
 /// Text, because integer settings are 32-bit; the check hook admits only an
 /// integer in `snowflake_core::EPOCH_RANGE_MS`.
 static SNOWFLAKE_EPOCH: GucSetting<Option<CString>> =
@@ -64,56 +66,48 @@ fn parse_epoch(text: &[u8]) -> Option<i64> {
     check_epoch(epoch).ok()
 }
 
-unsafe extern "C-unwind" fn check_epoch_setting(
-    newval: *mut *mut c_char,
-    _extra: *mut *mut c_void,
-    _source: pg_sys::GucSource::Type,
-) -> bool {
-    // SAFETY: newval points at the proposed value.
-    parse_epoch(setting_text(unsafe { *newval })).is_some()
-        || check_failed(snowflake_core::EPOCH_ACCEPTED)
-}
+struct EpochSetting;
 
-unsafe extern "C-unwind" fn assign_epoch_setting(newval: *const c_char, _extra: *mut c_void) {
-    // The check hook admitted only values that parse.
-    let epoch = parse_epoch(setting_text(newval)).unwrap_or(snowflake_core::DEFAULT_EPOCH_MILLIS);
-    SNOWFLAKE_EPOCH_MS.store(epoch, Ordering::Relaxed);
+impl TextSetting for EpochSetting {
+    fn check(text: &[u8]) -> Result<(), Rejection> {
+        parse_epoch(text)
+            .map(drop)
+            .ok_or_else(|| Rejection::Detail(snowflake_core::EPOCH_ACCEPTED.into()))
+    }
+
+    fn assign(text: &[u8]) {
+        // The check admitted only values that parse.
+        let epoch = parse_epoch(text).unwrap_or(snowflake_core::DEFAULT_EPOCH_MILLIS);
+        SNOWFLAKE_EPOCH_MS.store(epoch, Ordering::Relaxed);
+    }
 }
 
 fn define_settings() {
-    // SAFETY: the hooks never raise errors or panic.
-    unsafe {
-        GucRegistry::define_string_guc_with_hooks(
-            c"pg_flake.snowflake_epoch",
-            c"Snowflake epoch in milliseconds since 1970-01-01 00:00:00 UTC.",
-            c"The default 1420070400000 is 2015-01-01 00:00:00 UTC, Discord's epoch.",
-            &SNOWFLAKE_EPOCH,
+    settings::define_text::<EpochSetting>(
+        Definition {
+            name: c"pg_flake.snowflake_epoch",
+            short: c"Snowflake epoch in milliseconds since 1970-01-01 00:00:00 UTC.",
+            long: c"The default 1420070400000 is 2015-01-01 00:00:00 UTC, Discord's epoch.",
             // Superuser-only: IDs generated under two epochs can collide in
             // one table (docs/sql-reference.md "Settings"); the decoders take an explicit
             // epoch argument for every role.
-            GucContext::Suset,
-            GucFlags::default(),
-            Some(check_epoch_setting),
-            Some(assign_epoch_setting),
-            None,
-        );
-    }
-    // SAFETY: the hooks never raise errors or panic.
-    unsafe {
-        GucRegistry::define_int_guc_with_hooks(
-            c"pg_flake.snowflake_worker",
-            c"Worker field of generated snowflakes: this server's number.",
-            c"Overrides pg_flake.node for Snowflake where set (0-31).",
-            &SNOWFLAKE_WORKER,
-            0,
-            snowflake_core::MAX_WORKER as i32,
-            GucContext::Suset,
-            GucFlags::default(),
-            Some(check_snowflake_worker),
-            Some(assign_snowflake_worker),
-            None,
-        );
-    }
+            context: GucContext::Suset,
+            flags: GucFlags::default(),
+        },
+        &SNOWFLAKE_EPOCH,
+    );
+    settings::define_int::<WorkerSetting>(
+        Definition {
+            name: c"pg_flake.snowflake_worker",
+            short: c"Worker field of generated snowflakes: this server's number.",
+            long: c"Overrides pg_flake.node for Snowflake where set (0-31).",
+            context: GucContext::Suset,
+            flags: GucFlags::default(),
+        },
+        &SNOWFLAKE_WORKER,
+        0,
+        snowflake_core::MAX_WORKER as i32,
+    );
 }
 
 // --- functions -----------------------------------------------------------------
