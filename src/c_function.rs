@@ -37,9 +37,90 @@ pub unsafe fn arg_value<T: pgrx::FromDatum>(fcinfo: pg_sys::FunctionCallInfo, i:
     )
 }
 
+/// One call of a function declared by [`c_function!`], whose arguments are
+/// those of the `CREATE FUNCTION` written in the same macro call: the macro's
+/// caller states the SQL types and the Rust body in one place (as
+/// `#[pg_extern]` does through pgrx), so the body reads its arguments
+/// without `unsafe`.
+#[derive(Clone, Copy)]
+pub struct Call(pg_sys::FunctionCallInfo);
+
+impl Call {
+    /// Only [`c_function!`] makes one.
+    ///
+    /// # Safety
+    /// `fcinfo` is PostgreSQL's, for a call of the function whose SQL is
+    /// the one in the same `c_function!`.
+    #[doc(hidden)]
+    #[inline(always)]
+    pub unsafe fn new(fcinfo: pg_sys::FunctionCallInfo) -> Self {
+        Call(fcinfo)
+    }
+
+    /// The call for mechanisms that read PostgreSQL's structure
+    /// (`record::out_record`).
+    pub fn fcinfo(self) -> pg_sys::FunctionCallInfo {
+        self.0
+    }
+
+    /// Argument `i` as a datum; past the declared arguments, an internal
+    /// error.
+    #[inline(always)]
+    pub fn datum(self, i: usize) -> pg_sys::Datum {
+        // SAFETY: PostgreSQL's fcinfo (Call::new); `i` is below nargs.
+        unsafe {
+            if i >= (*self.0).nargs as usize {
+                argument_missing(i);
+            }
+            arg(self.0, i)
+        }
+    }
+
+    /// Argument `i` of a STRICT function as the Rust value of its SQL type.
+    #[inline]
+    pub fn value<T: pgrx::FromDatum>(self, i: usize) -> T {
+        // SAFETY: the argument's SQL type is T's (Call::new).
+        unsafe { arg_value(self.0, i) }
+    }
+
+    /// Argument `i` of type `text` (or `bytea`) of a STRICT function: its
+    /// bytes, detoasted, valid during the call.
+    #[inline]
+    pub fn bytes<'a>(self, i: usize) -> &'a [u8] {
+        // SAFETY: a varlena argument (Call::new), not NULL (STRICT).
+        unsafe { crate::native_type::datum::varlena_bytes(self.datum(i)) }
+    }
+
+    /// The call site's own `C` (`fn_extra`, in `fn_mcxt`: it lives as long
+    /// as the call site, e.g. a query), `None` until `f` stores one. Each
+    /// function keeps one type there.
+    pub fn site_cache<C: Copy + 'static, R>(self, f: impl FnOnce(&mut Option<C>) -> R) -> R {
+        // SAFETY: fn_extra belongs to this function (Call::new), which
+        // keeps only an Option<C> there, allocated below in fn_mcxt.
+        unsafe {
+            let flinfo = (*self.0).flinfo;
+            if (*flinfo).fn_extra.is_null() {
+                let fresh =
+                    pg_sys::MemoryContextAlloc((*flinfo).fn_mcxt, std::mem::size_of::<Option<C>>())
+                        .cast::<Option<C>>();
+                fresh.write(None);
+                (*flinfo).fn_extra = fresh.cast();
+            }
+            f(&mut *(*flinfo).fn_extra.cast::<Option<C>>())
+        }
+    }
+}
+
+#[cold]
+fn argument_missing(i: usize) -> ! {
+    crate::errors::internal(format!(
+        "pg_flake: argument {i} read past the function's declared arguments"
+    ))
+}
+
 /// Declares a version-1 C function, its `pg_finfo_` record and its
 /// hand-written SQL; the body runs under `#[pg_guard]`, so it may raise
-/// ERRORs. The symbol is the SQL name with `_wrapper` appended (the names
+/// ERRORs, and reads its arguments through a [`Call`]. The symbol is the SQL name with `_wrapper` appended (the names
 /// pgrx gave the same functions in 0.1.0, which databases created then still
 /// refer to).
 ///
@@ -50,7 +131,7 @@ pub unsafe fn arg_value<T: pgrx::FromDatum>(fcinfo: pg_sys::FunctionCallInfo, i:
 /// CREATE FUNCTION sno_generate(meta int DEFAULT 0) RETURNS sno
 ///     VOLATILE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'sno_generate_wrapper';
 /// "#,
-///     |fcinfo| { … }
+///     |call| { … }
 /// }
 /// ```
 macro_rules! c_function {
@@ -66,12 +147,14 @@ macro_rules! c_function {
             pub unsafe extern "C-unwind" fn [<$name _wrapper>](
                 fcinfo: ::pgrx::pg_sys::FunctionCallInfo,
             ) -> ::pgrx::pg_sys::Datum {
-                // A closure, so that the caller's name for the argument is
+                // A closure, so that the caller's name for the call is
                 // visible in the caller's body.
-                let body = |$fcinfo: ::pgrx::pg_sys::FunctionCallInfo| -> ::pgrx::pg_sys::Datum {
+                let body = |$fcinfo: $crate::c_function::Call| -> ::pgrx::pg_sys::Datum {
                     $body
                 };
-                body(fcinfo)
+                // SAFETY: PostgreSQL calls this symbol as the function
+                // declared by the SQL above.
+                body(unsafe { $crate::c_function::Call::new(fcinfo) })
             }
 
             $crate::c_function::finfo!([<$name _wrapper>]);

@@ -3,7 +3,7 @@
 //! casts, decoding, construction, hex and the per-backend reference
 //! generator.
 
-use crate::c_function::{arg_value, c_function};
+use crate::c_function::c_function;
 use crate::errors::OrRaise;
 use crate::format::Format;
 use crate::native_type::{datum_of, native_type, FromBinary};
@@ -52,7 +52,7 @@ c_function! {
 CREATE FUNCTION distributed_id_generate() RETURNS distributed_id
     VOLATILE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'distributed_id_generate_wrapper';
 "#,
-    |_fcinfo| {
+    |_call| {
         let id = with_random_generator(&GENERATOR, |generator, clock, random| {
             generator.generate(clock, random)
         });
@@ -66,9 +66,8 @@ c_function! {
 CREATE FUNCTION distributed_id_timestamp(id distributed_id) RETURNS timestamptz
     IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF LANGUAGE c AS 'MODULE_PATHNAME', 'distributed_id_timestamp_wrapper';
 "#,
-    |fcinfo| {
-        // SAFETY: a strict function of one distributed_id.
-        let DistributedId(id) = unsafe { arg_value(fcinfo, 0) };
+    |call| {
+        let DistributedId(id) = call.value(0);
         time::timestamp(id.unix_micros()).into_datum().unwrap_or(pg_sys::Datum::from(0usize))
     }
 }
@@ -84,11 +83,10 @@ CREATE FUNCTION distributed_id_parts(id distributed_id, OUT "time" timestamptz, 
 RETURNS record IMMUTABLE STRICT PARALLEL SAFE
 LANGUAGE c AS 'MODULE_PATHNAME', 'distributed_id_parts_wrapper';
 "#,
-    |fcinfo| {
-        // SAFETY: a strict function of one distributed_id.
-        let DistributedId(id) = unsafe { arg_value(fcinfo, 0) };
+    |call| {
+        let DistributedId(id) = call.value(0);
         out_record(
-            fcinfo,
+            call,
             &[
                 column("time", time::timestamp(id.unix_micros())),
                 column("random", id.random() as i64),

@@ -2,7 +2,7 @@
 //! built-in `uuid`: decoding, construction, the 128-bit integer as `numeric`
 //! and the per-backend reference generator.
 
-use crate::c_function::{arg_value, c_function};
+use crate::c_function::c_function;
 use crate::errors::OrRaise;
 use crate::format::Format;
 use crate::native_type::datum_of;
@@ -46,7 +46,7 @@ c_function! {
 CREATE FUNCTION distributed_id128_generate() RETURNS uuid
     VOLATILE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'distributed_id128_generate_wrapper';
 "#,
-    |_fcinfo| {
+    |_call| {
         let id = with_random_generator(&GENERATOR, |generator, clock, random| {
             generator.generate(clock, random)
         });
@@ -60,9 +60,8 @@ c_function! {
 CREATE FUNCTION distributed_id128_timestamp(id uuid) RETURNS timestamptz
     IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF LANGUAGE c AS 'MODULE_PATHNAME', 'distributed_id128_timestamp_wrapper';
 "#,
-    |fcinfo| {
-        // SAFETY: a strict function of one uuid.
-        let id = id128(unsafe { arg_value(fcinfo, 0) });
+    |call| {
+        let id = id128(call.value(0));
         time::timestamp(id.unix_micros()).into_datum().unwrap_or(pg_sys::Datum::from(0usize))
     }
 }
@@ -78,11 +77,10 @@ CREATE FUNCTION distributed_id128_parts(id uuid, OUT "time" timestamptz, OUT ran
 RETURNS record IMMUTABLE STRICT PARALLEL SAFE
 LANGUAGE c AS 'MODULE_PATHNAME', 'distributed_id128_parts_wrapper';
 "#,
-    |fcinfo| {
-        // SAFETY: a strict function of one uuid.
-        let id = id128(unsafe { arg_value(fcinfo, 0) });
+    |call| {
+        let id = id128(call.value(0));
         out_record(
-            fcinfo,
+            call,
             &[
                 column("time", time::timestamp(id.unix_micros())),
                 column("random", numeric_of(id.random())),

@@ -2,7 +2,7 @@
 //! `sql/types/flaxid.sql`), decoding, construction and generation from the
 //! backend's CSPRNG.
 
-use crate::c_function::{arg_value, c_function};
+use crate::c_function::c_function;
 use crate::clock::BackendClock;
 use crate::errors::OrRaise;
 use crate::format::Format;
@@ -39,7 +39,7 @@ c_function! {
 CREATE FUNCTION flaxid_generate() RETURNS flaxid
     VOLATILE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'flaxid_generate_wrapper';
 "#,
-    |_fcinfo| {
+    |_call| {
         let id = with_random(|random| FlaxIdGenerator::generate(&mut BackendClock::new(), random));
         datum_of(id.or_raise().bytes())
     }
@@ -51,9 +51,8 @@ c_function! {
 CREATE FUNCTION flaxid_timestamp(id flaxid) RETURNS timestamptz
     IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF LANGUAGE c AS 'MODULE_PATHNAME', 'flaxid_timestamp_wrapper';
 "#,
-    |fcinfo| {
-        // SAFETY: a strict function of one flaxid.
-        let FlaxId(id) = unsafe { arg_value(fcinfo, 0) };
+    |call| {
+        let FlaxId(id) = call.value(0);
         time::timestamp(id.unix_micros()).into_datum().unwrap_or(pg_sys::Datum::from(0usize))
     }
 }
@@ -69,11 +68,10 @@ CREATE FUNCTION flaxid_parts(id flaxid, OUT "time" timestamptz, OUT random bigin
 RETURNS record IMMUTABLE STRICT PARALLEL SAFE
 LANGUAGE c AS 'MODULE_PATHNAME', 'flaxid_parts_wrapper';
 "#,
-    |fcinfo| {
-        // SAFETY: a strict function of one flaxid.
-        let FlaxId(id) = unsafe { arg_value(fcinfo, 0) };
+    |call| {
+        let FlaxId(id) = call.value(0);
         out_record(
-            fcinfo,
+            call,
             &[
                 column("time", time::timestamp(id.unix_micros())),
                 column("random", id.random() as i64),

@@ -7,7 +7,7 @@
 //! `node` reads `pg_flake.kuid_node`): the form with every argument is
 //! `IMMUTABLE` (usable in expression indexes), the others `STABLE`.
 
-use crate::c_function::{arg_value, c_function};
+use crate::c_function::{c_function, Call};
 use crate::errors::OrRaise;
 use crate::format::Format;
 use crate::generator::Generator;
@@ -150,7 +150,7 @@ c_function! {
 CREATE FUNCTION kuid64_generate() RETURNS bigint
     VOLATILE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'kuid64_generate_wrapper';
 "#,
-    |_fcinfo| {
+    |_call| {
         KUID64_NODE.generating_node();
         pg_sys::Datum::from(KUID64.generate(|generator, clock, limits| generator.try_generate(clock, limits)))
     }
@@ -184,11 +184,10 @@ CREATE FUNCTION kuid64_parts(kuid64 bigint,
 RETURNS record IMMUTABLE STRICT PARALLEL SAFE
 LANGUAGE c AS 'MODULE_PATHNAME', 'kuid64_parts_wrapper';
 "#,
-    |fcinfo| {
-        // SAFETY: a strict function of one bigint.
-        let p = kuid_core::kuid64_parts(unsafe { arg_value(fcinfo, 0) }).or_raise();
+    |call| {
+        let p = kuid_core::kuid64_parts(call.value(0)).or_raise();
         out_record(
-            fcinfo,
+            call,
             &[
                 column("time", time::timestamp(p.time)),
                 column("megaseconds", p.megaseconds as i32),
@@ -218,7 +217,7 @@ c_function! {
 CREATE FUNCTION kuid96_generate() RETURNS kuid96
     VOLATILE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'kuid96_generate_wrapper';
 "#,
-    |_fcinfo| {
+    |_call| {
         let node = node_setting();
         let interval = interval_setting();
         datum_of(KUID96.generate(|generator, clock, limits| generator.try_generate(clock, limits, node, interval)).bytes())
@@ -246,12 +245,11 @@ fn kuid96_node_at_setting(id: Kuid96) -> i64 {
 }
 
 /// The row of `kuid96_parts`.
-fn kuid96_parts_record(fcinfo: pg_sys::FunctionCallInfo, interval: u32) -> pg_sys::Datum {
-    // SAFETY: argument 0 of both forms is a kuid96.
-    let Kuid96(id) = unsafe { arg_value(fcinfo, 0) };
+fn kuid96_parts_record(call: Call, interval: u32) -> pg_sys::Datum {
+    let Kuid96(id) = call.value(0);
     let p = id.parts(interval).or_raise();
     out_record(
-        fcinfo,
+        call,
         &[
             column("time", time::timestamp(p.time)),
             column("node", p.node as i64),
@@ -267,10 +265,9 @@ CREATE FUNCTION kuid96_parts(id kuid96, "interval" int,
 RETURNS record IMMUTABLE STRICT PARALLEL SAFE
 LANGUAGE c AS 'MODULE_PATHNAME', 'kuid96_parts_wrapper';
 "#,
-    |fcinfo| {
-        // SAFETY: a strict function whose argument 1 is an int.
-        let interval = interval_arg(unsafe { arg_value(fcinfo, 1) });
-        kuid96_parts_record(fcinfo, interval)
+    |call| {
+        let interval = interval_arg(call.value(1));
+        kuid96_parts_record(call, interval)
     }
 }
 
@@ -281,8 +278,8 @@ CREATE FUNCTION kuid96_parts(id kuid96,
 RETURNS record STABLE STRICT PARALLEL SAFE
 LANGUAGE c AS 'MODULE_PATHNAME', 'kuid96_parts_at_setting_wrapper';
 "#,
-    |fcinfo| {
-        kuid96_parts_record(fcinfo, interval_setting())
+    |call| {
+        kuid96_parts_record(call, interval_setting())
     }
 }
 

@@ -17,7 +17,7 @@ use pgrx::datum::Uuid;
 use pgrx::guc::{GucContext, GucFlags, GucSetting};
 use pgrx::prelude::*;
 use std::cell::RefCell;
-use std::ffi::{c_char, CStr, CString};
+use std::ffi::CString;
 use std::rc::Rc;
 
 pub static FORMAT: Format = Format {
@@ -27,7 +27,8 @@ pub static FORMAT: Format = Format {
 
 fn init() {
     define_settings();
-    install_log_filter();
+    // The key's value never reaches the server log either.
+    settings::hide_from_log("pg_flake.public_id_key");
 }
 
 // --- the key setting -----------------------------------------------------------------
@@ -199,82 +200,6 @@ fn public_id_decrypt_uuid(public_id: Uuid, key: &[u8]) -> Uuid {
 #[pg_extern(stable, parallel_safe, strict, name = "public_id_decrypt_uuid")]
 fn public_id_decrypt_uuid_configured(public_id: Uuid) -> Uuid {
     uuid(configured_key().decrypt_uuid(*public_id.as_bytes()))
-}
-
-// --- the server log -----------------------------------------------------------------
-
-const KEY_SETTING: &[u8] = b"pg_flake.public_id_key";
-
-static mut PREVIOUS_EMIT_LOG_HOOK: pg_sys::emit_log_hook_type = None;
-
-/// Installs the log filter (from `_PG_init`).
-fn install_log_filter() {
-    // SAFETY: _PG_init runs once per process, before any message is emitted
-    // through the hook; the previous hook is kept and called.
-    unsafe {
-        PREVIOUS_EMIT_LOG_HOOK = pg_sys::emit_log_hook;
-        pg_sys::emit_log_hook = Some(hide_public_id_key);
-    }
-}
-
-/// Whether a C string mentions the key setting (names are case-insensitive).
-///
-/// # Safety
-/// `text` is null or a NUL-terminated string.
-unsafe fn mentions_key(text: *const c_char) -> bool {
-    !text.is_null()
-        && CStr::from_ptr(text)
-            .to_bytes()
-            .windows(KEY_SETTING.len())
-            .any(|w| w.eq_ignore_ascii_case(KEY_SETTING))
-}
-
-/// Whether C string `haystack` contains C string `needle` (both non-null).
-///
-/// # Safety
-/// Both are NUL-terminated strings.
-unsafe fn contains(haystack: *const c_char, needle: *const c_char) -> bool {
-    let (haystack, needle) = (
-        CStr::from_ptr(haystack).to_bytes(),
-        CStr::from_ptr(needle).to_bytes(),
-    );
-    !needle.is_empty() && haystack.windows(needle.len()).any(|w| w == needle)
-}
-
-/// Keeps PostgreSQL's own messages from writing the key's value to the log:
-/// the postmaster's "parameter … changed to …" line after a reload, and for
-/// a statement that names the setting, every line quoting the statement
-/// (`log_statement`, `log_min_duration_statement`, with their bind
-/// parameters) and the statement line under an error
-/// (`log_min_error_statement`).
-unsafe extern "C-unwind" fn hide_public_id_key(edata: *mut pg_sys::ErrorData) {
-    // SAFETY: PostgreSQL passes the message being emitted, in ErrorContext
-    // (the current memory context), where a replacement message belongs.
-    unsafe {
-        if let Some(e) = edata.as_mut() {
-            let query = pg_sys::debug_query_string;
-            let statement = mentions_key(query);
-            if statement {
-                e.hide_stmt = true;
-            }
-            let reload = !e.message_id.is_null()
-                && CStr::from_ptr(e.message_id).to_bytes() == b"parameter \"%s\" changed to \"%s\""
-                && mentions_key(e.message);
-            if reload {
-                e.message = pg_sys::pstrdup(
-                    c"parameter \"pg_flake.public_id_key\" changed (value not shown)".as_ptr(),
-                );
-            } else if statement && !e.message.is_null() && contains(e.message, query) {
-                e.message = pg_sys::pstrdup(
-                    c"statement: (not shown: it names pg_flake.public_id_key)".as_ptr(),
-                );
-                e.detail = std::ptr::null_mut();
-            }
-        }
-        if let Some(previous) = PREVIOUS_EMIT_LOG_HOOK {
-            previous(edata);
-        }
-    }
 }
 
 #[cfg(any(test, feature = "pg_test"))]

@@ -6,6 +6,7 @@
 //! declared OUT parameters on every call, so a column added, renamed or
 //! reordered on one side only is an error in the first test that calls it.
 
+use crate::c_function::Call;
 use crate::errors::internal;
 use pgrx::{pg_sys, IntoDatum};
 use std::ffi::CStr;
@@ -28,7 +29,8 @@ pub fn column<T: IntoDatum>(name: &'static str, value: T) -> Column {
 
 /// The record of `columns`, for a function declared with exactly these OUT
 /// parameters, in this order.
-pub fn out_record(fcinfo: pg_sys::FunctionCallInfo, columns: &[Column]) -> pg_sys::Datum {
+pub fn out_record(call: Call, columns: &[Column]) -> pg_sys::Datum {
+    let fcinfo = call.fcinfo();
     // SAFETY: fcinfo is the current call's; the tuple descriptor PostgreSQL
     // builds from the function's OUT parameters is checked against `columns`
     // before the tuple is formed.

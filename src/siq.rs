@@ -2,11 +2,10 @@
 //! `sql/types/siq.sql`), its text forms, decoding, construction, the
 //! per-kind generator and its settings.
 
-use crate::c_function::{arg, arg_value, c_function};
+use crate::c_function::{c_function, Call};
 use crate::errors::OrRaise;
 use crate::format::Format;
 use crate::generator::Generator;
-use crate::native_type::datum::varlena_bytes;
 use crate::native_type::{datum_of, native_type, FromBinary};
 use crate::node::{Identity, NodeField, Source};
 use crate::numeric::{integer_of, numeric_of};
@@ -183,42 +182,27 @@ struct KindCache {
 }
 
 /// The kind named by argument 0 of a `siq_generate` call.
-///
-/// # Safety
-/// `fcinfo` must be a call of `siq_generate`.
-unsafe fn kind_arg(fcinfo: pg_sys::FunctionCallInfo) -> Kind {
-    // SAFETY: a strict function of one text argument; fn_extra belongs to
-    // this function and lives in fn_mcxt, as long as the call site.
-    unsafe {
-        let name = varlena_bytes(arg(fcinfo, 0));
-        let flinfo = (*fcinfo).flinfo;
-        let cache = (*flinfo).fn_extra.cast::<KindCache>();
-        if !cache.is_null() && (*cache).name.get(..(*cache).len) == Some(name) {
-            return (*cache).kind;
+fn kind_arg(call: Call) -> Kind {
+    let name = call.bytes(0);
+    call.site_cache(|cache: &mut Option<KindCache>| {
+        if let Some(kept) = cache.filter(|kept| kept.name.get(..kept.len) == Some(name)) {
+            return kept.kind;
         }
         let kind = match std::str::from_utf8(name) {
             Ok(name) => kind_named(name),
             Err(_) => kind_named(&String::from_utf8_lossy(name)),
         };
         if name.len() <= 16 {
-            let cache = if cache.is_null() {
-                let fresh =
-                    pg_sys::MemoryContextAlloc((*flinfo).fn_mcxt, std::mem::size_of::<KindCache>());
-                (*flinfo).fn_extra = fresh;
-                fresh.cast::<KindCache>()
-            } else {
-                cache
-            };
             let mut entry = KindCache {
                 len: name.len(),
                 name: [0; 16],
                 kind,
             };
             entry.name[..name.len()].copy_from_slice(name);
-            cache.write(entry);
+            *cache = Some(entry);
         }
         kind
-    }
+    })
 }
 
 c_function! {
@@ -227,9 +211,8 @@ c_function! {
 CREATE FUNCTION siq_generate(kind text) RETURNS siq
     VOLATILE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'siq_generate_wrapper';
 "#,
-    |fcinfo| {
-        // SAFETY: this is siq_generate.
-        let kind = unsafe { kind_arg(fcinfo) };
+    |call| {
+        let kind = kind_arg(call);
         let domain = domain_bits();
         datum_of(GENERATOR.generate(|generator, clock, limits| generator.try_generate(clock, limits, kind, domain)).bytes())
     }
@@ -241,9 +224,8 @@ c_function! {
 CREATE FUNCTION siq_timestamp(id siq) RETURNS timestamptz
     IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF LANGUAGE c AS 'MODULE_PATHNAME', 'siq_timestamp_wrapper';
 "#,
-    |fcinfo| {
-        // SAFETY: a strict function of one siq.
-        let Siq(id) = unsafe { arg_value(fcinfo, 0) };
+    |call| {
+        let Siq(id) = call.value(0);
         time::timestamp(id.unix_micros()).into_datum().unwrap_or(pg_sys::Datum::from(0usize))
     }
 }
@@ -290,11 +272,10 @@ CREATE FUNCTION siq_parts(id siq,
 RETURNS record IMMUTABLE STRICT PARALLEL SAFE
 LANGUAGE c AS 'MODULE_PATHNAME', 'siq_parts_wrapper';
 "#,
-    |fcinfo| {
-        // SAFETY: a strict function of one siq.
-        let Siq(id) = unsafe { arg_value(fcinfo, 0) };
+    |call| {
+        let Siq(id) = call.value(0);
         out_record(
-            fcinfo,
+            call,
             &[
                 column("ticks", id.ticks() as i64),
                 column("time", time::timestamp(id.unix_micros())),

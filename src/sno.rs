@@ -2,7 +2,7 @@
 //! `sql/types/sno.sql`), decoding, construction, the generator and its
 //! setting.
 
-use crate::c_function::{arg, arg_value, c_function};
+use crate::c_function::c_function;
 use crate::errors::OrRaise;
 use crate::format::Format;
 use crate::generator::Generator;
@@ -81,9 +81,8 @@ c_function! {
 CREATE FUNCTION sno_generate(meta int DEFAULT 0) RETURNS sno
     VOLATILE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'sno_generate_wrapper';
 "#,
-    |fcinfo| {
-        // SAFETY: a strict function of one int argument.
-        let meta = unsafe { arg(fcinfo, 0) }.value() as i32;
+    |call| {
+        let meta = call.datum(0).value() as i32;
         let meta = field("meta", meta, 255) as u8;
         let node = NODE.generating_node() as u8;
         datum_of(GENERATOR.generate(|generator, clock, limits| generator.try_generate(clock, limits, node, meta)).bytes())
@@ -96,9 +95,8 @@ c_function! {
 CREATE FUNCTION sno_timestamp(id sno) RETURNS timestamptz
     IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF LANGUAGE c AS 'MODULE_PATHNAME', 'sno_timestamp_wrapper';
 "#,
-    |fcinfo| {
-        // SAFETY: a strict function of one sno.
-        let Sno(id) = unsafe { arg_value(fcinfo, 0) };
+    |call| {
+        let Sno(id) = call.value(0);
         time::timestamp(id.unix_micros()).into_datum().unwrap_or(pg_sys::Datum::from(0usize))
     }
 }
@@ -135,11 +133,10 @@ CREATE FUNCTION sno_parts(id sno,
 RETURNS record IMMUTABLE STRICT PARALLEL SAFE
 LANGUAGE c AS 'MODULE_PATHNAME', 'sno_parts_wrapper';
 "#,
-    |fcinfo| {
-        // SAFETY: a strict function of one sno.
-        let Sno(id) = unsafe { arg_value(fcinfo, 0) };
+    |call| {
+        let Sno(id) = call.value(0);
         out_record(
-            fcinfo,
+            call,
             &[
                 column("time", time::timestamp(id.unix_micros())),
                 column("tick_tock", id.tick_tock()),

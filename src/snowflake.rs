@@ -5,7 +5,7 @@
 //! `pg_flake.snowflake_epoch` instead: the form with the argument is
 //! `IMMUTABLE` (usable in expression indexes), the other `STABLE`.
 
-use crate::c_function::{arg_value, c_function};
+use crate::c_function::{c_function, Call};
 use crate::errors::OrRaise;
 use crate::format::Format;
 use crate::generator::Generator;
@@ -122,7 +122,7 @@ c_function! {
 CREATE FUNCTION snowflake_generate() RETURNS bigint
     VOLATILE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'snowflake_generate_wrapper';
 "#,
-    |_fcinfo| {
+    |_call| {
         let worker = NODE.generating_node() as i64;
         let epoch = epoch_setting();
         pg_sys::Datum::from(GENERATOR.generate(|generator, clock, limits| generator.try_generate(clock, limits, worker, epoch)))
@@ -151,11 +151,11 @@ fn snowflake_from_time_at_setting(time: TimestampWithTimeZone) -> i64 {
 }
 
 /// The row of `snowflake_parts`.
-fn parts_record(fcinfo: pg_sys::FunctionCallInfo, snowflake: i64, epoch_ms: i64) -> pg_sys::Datum {
+fn parts_record(call: Call, snowflake: i64, epoch_ms: i64) -> pg_sys::Datum {
     let epoch = check_epoch(epoch_ms).or_raise();
     let p = snowflake_core::parts(snowflake, epoch).or_raise();
     out_record(
-        fcinfo,
+        call,
         &[
             column("time", time::timestamp(p.time)),
             column("worker", p.worker as i32),
@@ -172,10 +172,9 @@ CREATE FUNCTION snowflake_parts(snowflake bigint, epoch_ms bigint,
 RETURNS record IMMUTABLE STRICT PARALLEL SAFE
 LANGUAGE c AS 'MODULE_PATHNAME', 'snowflake_parts_wrapper';
 "#,
-    |fcinfo| {
-        // SAFETY: a strict function of two bigints.
-        let (snowflake, epoch_ms) = unsafe { (arg_value(fcinfo, 0), arg_value(fcinfo, 1)) };
-        parts_record(fcinfo, snowflake, epoch_ms)
+    |call| {
+        let (snowflake, epoch_ms) = (call.value(0), call.value(1));
+        parts_record(call, snowflake, epoch_ms)
     }
 }
 
@@ -186,10 +185,9 @@ CREATE FUNCTION snowflake_parts(snowflake bigint,
 RETURNS record STABLE STRICT PARALLEL SAFE
 LANGUAGE c AS 'MODULE_PATHNAME', 'snowflake_parts_at_setting_wrapper';
 "#,
-    |fcinfo| {
-        // SAFETY: a strict function of one bigint.
-        let snowflake = unsafe { arg_value(fcinfo, 0) };
-        parts_record(fcinfo, snowflake, epoch_setting())
+    |call| {
+        let snowflake = call.value(0);
+        parts_record(call, snowflake, epoch_setting())
     }
 }
 
