@@ -22,122 +22,20 @@
 //! than a format's field is an error that names the setting to use, never a
 //! truncation.
 
-use crate::errors::{raise, OrRaise};
-use crate::settings::{
-    self, Definition, Derived, FormatSetting, IntSetting, Rejection, TextSetting,
-};
+mod citus;
+mod setting;
+
+use crate::errors::OrRaise;
+use crate::settings::{Derived, FormatSetting};
 use crate::{lineage, wal};
-use flake_core::lease::{self as lease_core, LeaseFormat, LeaseRanges, NodeRange, LEASE_FORMATS};
+use citus::{citus_node, CitusNode};
+use flake_core::lease::{self as lease_core, LeaseFormat};
 use flake_core::lineage::Clash;
 use flake_core::{Error, ErrorKind};
-use pgrx::guc::{GucContext, GucFlags, GucSetting};
-use pgrx::prelude::*;
-use std::cell::Cell;
-use std::ffi::CString;
+use pgrx::pg_sys;
+pub use setting::{define_settings, lease_range};
+use setting::{lease_format, node_setting};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-
-/// `pg_flake.node`: -1 is unset.
-static NODE: GucSetting<i32> = GucSetting::<i32>::new(-1);
-
-/// Defines `pg_flake.node` and `pg_flake.lease_nodes` (from `_PG_init`).
-pub fn define_settings() {
-    settings::define_int::<NodeSetting>(
-        Definition {
-            name: c"pg_flake.node",
-            short: c"This server's node number, for every format's node field (-1: unset).",
-            long: c"Give every server that generates IDs its own number. Unset, a node of a Citus cluster takes its group id, any other server 0; a format's own node setting, where set, overrides it.",
-            context: GucContext::Suset,
-            flags: GucFlags::default(),
-        },
-        &NODE,
-        -1,
-        i32::MAX,
-    );
-    settings::define_text::<LeaseNodesSetting>(
-        Definition {
-            name: c"pg_flake.lease_nodes",
-            short: c"Nodes reserved for application leases, per format (docs/sql-reference.md \"Leases\").",
-            long: c"Comma-separated format=first-last, format=n or format=none; formats not named keep their default (sno and siq 255, snowflake 31, kuid96 4294967040-4294967295).",
-            // Superuser-only: a role that could move the range onto a
-            // server's node, or onto held leases, could make IDs collide.
-            context: GucContext::Suset,
-            flags: GucFlags::default(),
-        },
-        &LEASE_NODES,
-    );
-}
-
-struct NodeSetting;
-
-impl IntSetting for NodeSetting {
-    fn assign(_node: i32) {
-        settings::identity_changed();
-    }
-}
-
-// --- nodes reserved for leases -------------------------------------------------------
-
-/// `pg_flake.lease_nodes` (docs/sql-reference.md "Leases"): the nodes of each format that
-/// application generators lease and servers never generate with.
-static LEASE_NODES: GucSetting<Option<CString>> = GucSetting::<Option<CString>>::new(Some(c""));
-
-/// The reserved range of each format in [`LEASE_FORMATS`] order, parsed when
-/// the setting changes (the assign hook), so that the check made for every
-/// ID is two comparisons: `first << 32 | last`, [`NO_RANGE`] for `none`.
-static LEASE_RANGES: [AtomicU64; 4] = [
-    AtomicU64::new(pack(LeaseFormat::Sno.default_range())),
-    AtomicU64::new(pack(LeaseFormat::Siq.default_range())),
-    AtomicU64::new(pack(LeaseFormat::Snowflake.default_range())),
-    AtomicU64::new(pack(LeaseFormat::Kuid96.default_range())),
-];
-
-/// An empty range (first > last): nothing reserved.
-const NO_RANGE: u64 = 0xFFFF_FFFF_0000_0000;
-
-const fn pack(range: NodeRange) -> u64 {
-    (range.first as u64) << 32 | range.last as u64
-}
-
-fn parse_lease_nodes(text: &[u8]) -> Result<LeaseRanges, String> {
-    let text = std::str::from_utf8(text).map_err(|_| "not UTF-8".to_string())?;
-    LeaseRanges::parse(text).map_err(|e| e.to_string())
-}
-
-struct LeaseNodesSetting;
-
-impl TextSetting for LeaseNodesSetting {
-    fn check(text: &[u8]) -> Result<(), Rejection> {
-        parse_lease_nodes(text).map(drop).map_err(Rejection::Detail)
-    }
-
-    fn assign(text: &[u8]) {
-        // The check admitted only values that parse.
-        let ranges = parse_lease_nodes(text).unwrap_or_default();
-        for format in LEASE_FORMATS {
-            let packed = ranges.range(format).map_or(NO_RANGE, pack);
-            LEASE_RANGES[format.index()].store(packed, Ordering::Relaxed);
-        }
-        settings::identity_changed();
-    }
-}
-
-/// The nodes of `format` reserved for leases, if any (from the cache the
-/// assign hook keeps).
-pub fn lease_range(format: LeaseFormat) -> Option<NodeRange> {
-    let packed = LEASE_RANGES[format.index()].load(Ordering::Relaxed);
-    let (first, last) = ((packed >> 32) as u32, packed as u32);
-    (first <= last).then_some(NodeRange { first, last })
-}
-
-/// The leasable format whose node field `field` is (kuid64 has none).
-fn lease_format(field: &str) -> Option<LeaseFormat> {
-    LeaseFormat::named(field)
-}
-
-/// `pg_flake.node`, where set.
-fn node_setting() -> Option<u32> {
-    u32::try_from(NODE.get()).ok()
-}
 
 /// A format's own node setting and how to read the node number from it.
 pub type FormatNode = (&'static FormatSetting, fn() -> u32);
@@ -505,125 +403,4 @@ fn read_recovery_state() -> bool {
         RECOVERY_ENDED.store(true, Ordering::Relaxed);
     }
     in_recovery
-}
-
-// --- Citus ---------------------------------------------------------------------------
-
-/// What Citus's catalog says of this database's server.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum CitusNode {
-    /// No Citus here, or a server no coordinator has added (group 0 and no
-    /// nodes known): it is a server of its own.
-    Absent,
-    /// A node of a Citus cluster, with its group id.
-    Member(u32),
-    /// Citus's catalog is there but holds no group id (between pg_upgrade
-    /// and citus_finish_pg_upgrade()).
-    Incomplete,
-}
-
-/// A reading of Citus's catalog and the relations it came from.
-#[derive(Debug, Clone, Copy)]
-struct CitusReading {
-    node: CitusNode,
-    relids: [pg_sys::Oid; 2],
-}
-
-thread_local! {
-    /// This backend's reading of Citus's catalog, until an invalidation.
-    static CITUS: Cell<Option<CitusReading>> = const { Cell::new(None) };
-}
-
-/// This server's place in a Citus cluster, read once per backend and again
-/// after Citus changes it: Citus invalidates the relcache entries of
-/// `pg_dist_local_group` and `pg_dist_node` when it changes them (on a
-/// worker, when the coordinator activates it), and `CREATE EXTENSION citus`
-/// changes `pg_class`.
-fn citus_node() -> CitusNode {
-    if let Some(known) = CITUS.get() {
-        return known.node;
-    }
-    register_invalidation();
-    let reading = read_citus_node();
-    CITUS.set(Some(reading));
-    reading.node
-}
-
-/// The relid of a relation in pg_catalog (InvalidOid if there is none).
-fn catalog_relid(name: &std::ffi::CStr) -> pg_sys::Oid {
-    // SAFETY: a catalog lookup by name.
-    unsafe {
-        pg_sys::get_relname_relid(
-            name.as_ptr(),
-            pg_sys::Oid::from(pg_sys::PG_CATALOG_NAMESPACE),
-        )
-    }
-}
-
-fn read_citus_node() -> CitusReading {
-    let relids = [
-        catalog_relid(c"pg_dist_local_group"),
-        catalog_relid(c"pg_dist_node"),
-    ];
-    if relids.contains(&pg_sys::InvalidOid) {
-        return CitusReading {
-            node: CitusNode::Absent,
-            relids,
-        };
-    }
-    CitusReading {
-        node: read_group(),
-        relids,
-    }
-}
-
-/// This node's group id, and whether the coordinator knows other nodes.
-fn read_group() -> CitusNode {
-    let row = Spi::get_two::<i32, bool>(
-        "SELECT (SELECT groupid FROM pg_catalog.pg_dist_local_group LIMIT 1), \
-                EXISTS (SELECT FROM pg_catalog.pg_dist_node)",
-    );
-    match row {
-        Ok((Some(group), Some(has_nodes))) if group > 0 || has_nodes => {
-            CitusNode::Member(group.max(0) as u32)
-        }
-        Ok((Some(_), _)) => CitusNode::Absent,
-        Ok((None, _)) => CitusNode::Incomplete,
-        Err(e) => raise(Error::NotReady {
-            message: format!("cannot read Citus's node identity: {e}"),
-            hint: "Set pg_flake.node on every node instead.".into(),
-        }),
-    }
-}
-
-fn register_invalidation() {
-    static REGISTERED: AtomicBool = AtomicBool::new(false);
-    if REGISTERED.swap(true, Ordering::Relaxed) {
-        return;
-    }
-    unsafe extern "C-unwind" fn forget_relation(_arg: pg_sys::Datum, relid: pg_sys::Oid) {
-        let concerned = CITUS
-            .get()
-            .is_some_and(|r| relid == pg_sys::InvalidOid || r.relids.contains(&relid));
-        if concerned {
-            CITUS.set(None);
-            settings::identity_changed();
-        }
-    }
-    unsafe extern "C-unwind" fn forget_class(_arg: pg_sys::Datum, _cacheid: i32, _hash: u32) {
-        CITUS.set(None);
-        settings::identity_changed();
-    }
-    // SAFETY: registers backend-local callbacks that only clear a cache.
-    // Citus invalidates its catalog relations' relcache entries when it
-    // changes them; any change to pg_class (CREATE EXTENSION citus) may
-    // make them appear.
-    unsafe {
-        pg_sys::CacheRegisterRelcacheCallback(Some(forget_relation), pg_sys::Datum::from(0usize));
-        pg_sys::CacheRegisterSyscacheCallback(
-            pg_sys::SysCacheIdentifier::RELNAMENSP as i32,
-            Some(forget_class),
-            pg_sys::Datum::from(0usize),
-        );
-    }
 }
