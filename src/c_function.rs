@@ -10,6 +10,7 @@
 //! row through OUT parameters).
 
 use pgrx::pg_sys;
+use std::marker::PhantomData;
 
 /// Argument `i` of a version-1 call.
 ///
@@ -42,10 +43,12 @@ pub unsafe fn arg_value<T: pgrx::FromDatum>(fcinfo: pg_sys::FunctionCallInfo, i:
 /// caller states the SQL types and the Rust body in one place (as
 /// `#[pg_extern]` does through pgrx), so the body reads its arguments
 /// without `unsafe`.
+/// `'fcx` is the call's: what it lends (a text argument's bytes) lives no
+/// longer.
 #[derive(Clone, Copy)]
-pub struct Call(pg_sys::FunctionCallInfo);
+pub struct Call<'fcx>(pg_sys::FunctionCallInfo, PhantomData<&'fcx ()>);
 
-impl Call {
+impl<'fcx> Call<'fcx> {
     /// Only [`c_function!`] makes one.
     ///
     /// # Safety
@@ -54,7 +57,7 @@ impl Call {
     #[doc(hidden)]
     #[inline(always)]
     pub unsafe fn new(fcinfo: pg_sys::FunctionCallInfo) -> Self {
-        Call(fcinfo)
+        Call(fcinfo, PhantomData)
     }
 
     /// The call for mechanisms that read PostgreSQL's structure
@@ -86,7 +89,7 @@ impl Call {
     /// Argument `i` of type `text` (or `bytea`) of a STRICT function: its
     /// bytes, detoasted, valid during the call.
     #[inline]
-    pub fn bytes<'a>(self, i: usize) -> &'a [u8] {
+    pub fn bytes(self, i: usize) -> &'fcx [u8] {
         // SAFETY: a varlena argument (Call::new), not NULL (STRICT).
         unsafe { crate::native_type::datum::varlena_bytes(self.datum(i)) }
     }
@@ -120,9 +123,9 @@ fn argument_missing(i: usize) -> ! {
 
 /// Declares a version-1 C function, its `pg_finfo_` record and its
 /// hand-written SQL; the body runs under `#[pg_guard]`, so it may raise
-/// ERRORs, and reads its arguments through a [`Call`]. The symbol is the SQL name with `_wrapper` appended (the names
-/// pgrx gave the same functions in 0.1.0, which databases created then still
-/// refer to).
+/// ERRORs, and reads its arguments through a [`Call`]. The symbol is the
+/// SQL name with `_wrapper` appended (the names pgrx gave the same
+/// functions in 0.1.0, which databases created then still refer to).
 ///
 /// ```ignore
 /// c_function! {
@@ -149,7 +152,7 @@ macro_rules! c_function {
             ) -> ::pgrx::pg_sys::Datum {
                 // A closure, so that the caller's name for the call is
                 // visible in the caller's body.
-                let body = |$fcinfo: $crate::c_function::Call| -> ::pgrx::pg_sys::Datum {
+                let body = |$fcinfo: $crate::c_function::Call<'_>| -> ::pgrx::pg_sys::Datum {
                     $body
                 };
                 // SAFETY: PostgreSQL calls this symbol as the function

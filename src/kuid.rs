@@ -245,7 +245,7 @@ fn kuid96_node_at_setting(id: Kuid96) -> i64 {
 }
 
 /// The row of `kuid96_parts`.
-fn kuid96_parts_record(call: Call, interval: u32) -> pg_sys::Datum {
+fn kuid96_parts_record(call: Call<'_>, interval: u32) -> pg_sys::Datum {
     let Kuid96(id) = call.value(0);
     let p = id.parts(interval).or_raise();
     out_record(

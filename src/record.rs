@@ -29,7 +29,7 @@ pub fn column<T: IntoDatum>(name: &'static str, value: T) -> Column {
 
 /// The record of `columns`, for a function declared with exactly these OUT
 /// parameters, in this order.
-pub fn out_record(call: Call, columns: &[Column]) -> pg_sys::Datum {
+pub fn out_record(call: Call<'_>, columns: &[Column]) -> pg_sys::Datum {
     let fcinfo = call.fcinfo();
     // SAFETY: fcinfo is the current call's; the tuple descriptor PostgreSQL
     // builds from the function's OUT parameters is checked against `columns`

@@ -182,7 +182,7 @@ struct KindCache {
 }
 
 /// The kind named by argument 0 of a `siq_generate` call.
-fn kind_arg(call: Call) -> Kind {
+fn kind_arg(call: Call<'_>) -> Kind {
     let name = call.bytes(0);
     call.site_cache(|cache: &mut Option<KindCache>| {
         if let Some(kept) = cache.filter(|kept| kept.name.get(..kept.len) == Some(name)) {

@@ -151,7 +151,7 @@ fn snowflake_from_time_at_setting(time: TimestampWithTimeZone) -> i64 {
 }
 
 /// The row of `snowflake_parts`.
-fn parts_record(call: Call, snowflake: i64, epoch_ms: i64) -> pg_sys::Datum {
+fn parts_record(call: Call<'_>, snowflake: i64, epoch_ms: i64) -> pg_sys::Datum {
     let epoch = check_epoch(epoch_ms).or_raise();
     let p = snowflake_core::parts(snowflake, epoch).or_raise();
     out_record(
