@@ -43,7 +43,7 @@ pub fn reserve_prefix() {
 }
 
 /// The text of a string setting's value (NULL is '').
-pub fn setting_text<'a>(value: *const c_char) -> &'a [u8] {
+fn setting_text<'a>(value: *const c_char) -> &'a [u8] {
     if value.is_null() {
         b""
     } else {
@@ -63,7 +63,7 @@ fn pstrdup_of(text: &str) -> *mut c_char {
 
 /// Rejects a proposed value with `detail` as the error's detail line
 /// (a check hook's `false`).
-pub fn check_failed(detail: &str) -> bool {
+fn check_failed(detail: &str) -> bool {
     // SAFETY: a plain global that PostgreSQL reads after a failed check.
     unsafe { pg_sys::GUC_check_errdetail_string = pstrdup_of(detail) };
     false
@@ -71,7 +71,7 @@ pub fn check_failed(detail: &str) -> bool {
 
 /// Rejects a proposed value with a message of our own: PostgreSQL's default
 /// message quotes the value, which must not happen for a secret.
-pub fn check_failed_hiding_value(message: &str, detail: &str) -> bool {
+fn check_failed_hiding_value(message: &str, detail: &str) -> bool {
     // SAFETY: as in check_failed.
     unsafe { pg_sys::GUC_check_errmsg_string = pstrdup_of(message) };
     check_failed(detail)
