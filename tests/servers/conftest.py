@@ -1,6 +1,14 @@
 """Fixtures of the multi-server tests (``make test-servers``): ``servers``
 makes :class:`harness.Server` objects on ports of their own and stops them
-after the test; ``pg_major`` is the version under test.
+after the test; ``pg_major`` is the version under test; ``figures`` keeps
+the lines a test measures, printed in a "figures" section at the end of the
+run.
+
+Suites with make targets of their own live in directories of this one
+(``clock/``: ``make test-clock``, ``load/``: ``make test-long``, ``citus/``:
+``make test-citus``, ``upgrade/``: ``make test-upgrade``); ``make
+test-servers`` runs the tests at this level and leaves them out
+(:data:`SUITES`).
 
 Environment: ``PG_BIN`` (the PostgreSQL under test), ``PG_FLAKE_SERVERS_PORT``
 (first port; a test uses the next ones), ``PG_FLAKE_SERVERS_DATA`` (where data
@@ -18,6 +26,34 @@ from harness import Server, major_version
 
 BASE_PORT = int(os.environ.get("PG_FLAKE_SERVERS_PORT", "25500"))
 DATA_ROOT = Path(os.environ.get("PG_FLAKE_SERVERS_DATA", "/tmp/pgf-servers"))
+SUITES = ("clock", "load", "citus", "upgrade")
+FIGURES: list[str] = []
+
+
+def pytest_ignore_collect(collection_path, config):
+    """A suite's directory is collected only when named on the command line."""
+    if collection_path.name in SUITES and collection_path.parent == Path(__file__).parent:
+        named = {Path(arg.split("::")[0]).resolve() for arg in config.args}
+        inside = any(collection_path.resolve() in (p, *p.parents) for p in named)
+        return None if inside else True
+    return None
+
+
+@pytest.fixture
+def figures(request):
+    """``figures(line)``: a measured figure, printed after the run with its test's name."""
+
+    def keep(line: str) -> None:
+        FIGURES.append(f"{request.node.name}: {line}")
+
+    return keep
+
+
+def pytest_terminal_summary(terminalreporter):
+    if FIGURES:
+        terminalreporter.section("figures")
+        for line in FIGURES:
+            terminalreporter.write_line(line)
 
 
 @pytest.fixture(scope="session")
