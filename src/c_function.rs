@@ -1,12 +1,16 @@
-//! Functions whose SQL pg_flake writes by hand (docs/development.md "Layout and tests"):
-//! a version-1 C function and its `CREATE FUNCTION`, declared side by side by
-//! one macro, [`c_function!`]. Everything else is a `#[pg_extern]`, whose SQL
-//! pgrx writes; the native types' own functions are declared in their type
-//! files (`sql/types/*.sql`) by `native_type!`.
+//! The C side of the SQL files (docs/development.md "Layout and tests"): every
+//! function of the extension is declared in SQL in one literal file per format,
+//! `sql/<format>.sql`, included by [`sql_file!`], which also checks at build time
+//! that every symbol the file names (`AS 'MODULE_PATHNAME', '<symbol>'`) is a
+//! version-1 function of the including module (the check is written by
+//! `build.rs` from the file, so a symbol is never typed twice).
 //!
-//! Hand-written functions are the ones whose per-call cost matters (the
+//! The Rust bodies are `#[pg_extern(sql = false)]` functions (symbol: the Rust
+//! name with `_wrapper`), [`c_function!`]s (symbol: the given name with
+//! `_wrapper`) and the native types' functions of `native_type!`. A
+//! `c_function!` is for the functions whose per-call cost matters (the
 //! generators: pgrx's argument and result handling costs more than a step of
-//! the generator) and the ones pgrx cannot declare (`_parts`, which return one
+//! the generator) and the ones pgrx cannot call (`_parts`, which return one
 //! row through OUT parameters).
 
 use pgrx::pg_sys;
@@ -39,10 +43,8 @@ pub unsafe fn arg_value<T: pgrx::FromDatum>(fcinfo: pg_sys::FunctionCallInfo, i:
 }
 
 /// One call of a function declared by [`c_function!`], whose arguments are
-/// those of the `CREATE FUNCTION` written in the same macro call: the macro's
-/// caller states the SQL types and the Rust body in one place (as
-/// `#[pg_extern]` does through pgrx), so the body reads its arguments
-/// without `unsafe`.
+/// those of its `CREATE FUNCTION` in the format's SQL file, so the body reads
+/// its arguments without `unsafe`.
 /// `'fcx` is the call's: what it lends (a text argument's bytes) lives no
 /// longer.
 #[derive(Clone, Copy)]
@@ -52,8 +54,8 @@ impl<'fcx> Call<'fcx> {
     /// Only [`c_function!`] makes one.
     ///
     /// # Safety
-    /// `fcinfo` is PostgreSQL's, for a call of the function whose SQL is
-    /// the one in the same `c_function!`.
+    /// `fcinfo` is PostgreSQL's, for a call of the function the format's
+    /// SQL file declares with this `c_function!`'s symbol.
     #[doc(hidden)]
     #[inline(always)]
     pub unsafe fn new(fcinfo: pg_sys::FunctionCallInfo) -> Self {
@@ -121,26 +123,23 @@ fn argument_missing(i: usize) -> ! {
     ))
 }
 
-/// Declares a version-1 C function, its `pg_finfo_` record and its
-/// hand-written SQL; the body runs under `#[pg_guard]`, so it may raise
-/// ERRORs, and reads its arguments through a [`Call`]. The symbol is the
-/// SQL name with `_wrapper` appended (the names pgrx gave the same
+/// Declares a version-1 C function and its `pg_finfo_` record; its SQL is in
+/// the format's `sql/<format>.sql`. The body runs under `#[pg_guard]`, so it
+/// may raise ERRORs, and reads its arguments through a [`Call`]. The symbol
+/// is the name with `_wrapper` appended (the names pgrx gave the same
 /// functions in 0.1.0, which databases created then still refer to).
 ///
 /// ```ignore
 /// c_function! {
 ///     /// `sno_generate(meta int DEFAULT 0) → sno`
-///     "sno_generate" requires ["sno_type"] => r#"
-/// CREATE FUNCTION sno_generate(meta int DEFAULT 0) RETURNS sno
-///     VOLATILE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'sno_generate_wrapper';
-/// "#,
+///     sno_generate,
 ///     |call| { … }
 /// }
 /// ```
 macro_rules! c_function {
     (
         $(#[$attr:meta])*
-        $name:literal $(requires [$($requires:tt)*])? => $sql:literal,
+        $name:ident,
         |$fcinfo:ident| $body:block
     ) => {
         ::paste::paste! {
@@ -156,17 +155,36 @@ macro_rules! c_function {
                     $body
                 };
                 // SAFETY: PostgreSQL calls this symbol as the function
-                // declared by the SQL above.
+                // declared in the format's SQL file.
                 body(unsafe { $crate::c_function::Call::new(fcinfo) })
             }
 
             $crate::c_function::finfo!([<$name _wrapper>]);
         }
-
-        ::pgrx::extension_sql!($sql, name = $name $(, requires = [$($requires)*])?);
     };
 }
 pub(crate) use c_function;
+
+/// Includes `sql/<name>.sql` in the extension script, after the files it
+/// `requires`, and checks that every C symbol it names is a version-1
+/// function (the symbol and its `pg_finfo_` record) of the calling module:
+/// `sql_file!("../sql/sno.sql", name = "sno", creates = [Type(Sno)]);`.
+/// A symbol inside a `DO $<cfg>$ … $<cfg>$` block (e.g. `$skip_support$`)
+/// is checked only where `build.rs` sets that capability cfg.
+macro_rules! sql_file {
+    ($path:literal, name = $name:literal $(, $($rest:tt)*)?) => {
+        ::pgrx::extension_sql_file!($path, name = $name $(, $($rest)*)?);
+        include!(concat!(env!("OUT_DIR"), "/sql_symbols/", $name, ".rs"));
+    };
+}
+pub(crate) use sql_file;
+
+/// What `build.rs`'s check of a SQL file asks of each symbol it names.
+pub const fn version_1_function(
+    _symbol: unsafe extern "C-unwind" fn(pg_sys::FunctionCallInfo) -> pg_sys::Datum,
+    _finfo: extern "C" fn() -> &'static pg_sys::Pg_finfo_record,
+) {
+}
 
 /// The `pg_finfo_<symbol>` record that marks `<symbol>` as a version-1
 /// function (PostgreSQL's `PG_FUNCTION_INFO_V1`).

@@ -1,9 +1,9 @@
 //! SQL surface of DistributedId (docs/formats/distributed_id.md): the type
-//! (its SQL in `sql/types/distributed_id.sql`) with decimal text, `numeric`
+//! (its SQL in `sql/distributed_id.sql`) with decimal text, `numeric`
 //! casts, decoding, construction, hex and the per-backend reference
 //! generator.
 
-use crate::c_function::c_function;
+use crate::c_function::{c_function, sql_file};
 use crate::errors::OrRaise;
 use crate::format::Format;
 use crate::native_type::{datum_of, native_type, FromBinary};
@@ -26,10 +26,11 @@ native_type!(
 /// input and `bytea::distributed_id` reject those values (22003).
 impl FromBinary for distributed_id_core::DistributedId {}
 
-pgrx::extension_sql_file!(
-    "../sql/types/distributed_id.sql",
-    name = "distributed_id_type",
-    creates = [Type(DistributedId)]
+sql_file!(
+    "../sql/distributed_id.sql",
+    name = "distributed_id",
+    creates = [Type(DistributedId)],
+    requires = ["kuid"]
 );
 
 pub static FORMAT: Format = Format {
@@ -48,10 +49,7 @@ fn unix_micros(time: TimestampWithTimeZone) -> i64 {
 
 c_function! {
     /// `distributed_id_generate() → distributed_id`
-    "distributed_id_generate" requires ["distributed_id_type"] => r#"
-CREATE FUNCTION distributed_id_generate() RETURNS distributed_id
-    VOLATILE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'distributed_id_generate_wrapper';
-"#,
+    distributed_id_generate,
     |_call| {
         let id = with_random_generator(&GENERATOR, |generator, clock, random| {
             generator.generate(clock, random)
@@ -61,28 +59,21 @@ CREATE FUNCTION distributed_id_generate() RETURNS distributed_id
 }
 
 c_function! {
-    /// LEAKPROOF, like uuid_extract_timestamp: it cannot fail.
-    "distributed_id_timestamp" requires ["distributed_id_type"] => r#"
-CREATE FUNCTION distributed_id_timestamp(id distributed_id) RETURNS timestamptz
-    IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF LANGUAGE c AS 'MODULE_PATHNAME', 'distributed_id_timestamp_wrapper';
-"#,
+    /// Cannot fail: LEAKPROOF in `sql/distributed_id.sql`.
+    distributed_id_timestamp,
     |call| {
         let DistributedId(id) = call.value(0);
         time::timestamp(id.unix_micros()).into_datum().unwrap_or(pg_sys::Datum::from(0usize))
     }
 }
 
-#[pg_extern(immutable, parallel_safe, strict)]
+#[pg_extern(sql = false)]
 fn distributed_id_from_time(time: TimestampWithTimeZone) -> DistributedId {
     DistributedId(distributed_id_core::DistributedId::from_time(unix_micros(time)).or_raise())
 }
 
 c_function! {
-    "distributed_id_parts" requires ["distributed_id_type"] => r#"
-CREATE FUNCTION distributed_id_parts(id distributed_id, OUT "time" timestamptz, OUT random bigint)
-RETURNS record IMMUTABLE STRICT PARALLEL SAFE
-LANGUAGE c AS 'MODULE_PATHNAME', 'distributed_id_parts_wrapper';
-"#,
+    distributed_id_parts,
     |call| {
         let DistributedId(id) = call.value(0);
         out_record(
@@ -95,29 +86,29 @@ LANGUAGE c AS 'MODULE_PATHNAME', 'distributed_id_parts_wrapper';
     }
 }
 
-#[pg_extern(immutable, parallel_safe, strict)]
+#[pg_extern(sql = false)]
 fn distributed_id_from_parts(time: TimestampWithTimeZone, random: i64) -> DistributedId {
     DistributedId(
         distributed_id_core::DistributedId::from_parts(unix_micros(time), random).or_raise(),
     )
 }
 
-#[pg_extern(immutable, parallel_safe, strict)]
+#[pg_extern(sql = false)]
 fn distributed_id_to_hex(id: DistributedId) -> String {
     id.0.to_hex()
 }
 
-#[pg_extern(immutable, parallel_safe, strict)]
+#[pg_extern(sql = false)]
 fn distributed_id_from_hex(hex: &str) -> DistributedId {
     DistributedId(distributed_id_core::DistributedId::from_hex(hex).or_raise())
 }
 
-#[pg_extern(immutable, parallel_safe, strict)]
+#[pg_extern(sql = false)]
 fn distributed_id_to_numeric(id: DistributedId) -> AnyNumeric {
     numeric_of(id.0.to_u128())
 }
 
-#[pg_extern(immutable, parallel_safe, strict)]
+#[pg_extern(sql = false)]
 fn distributed_id_from_numeric(value: AnyNumeric) -> DistributedId {
     let integer = integer_of(
         &value,
@@ -127,24 +118,6 @@ fn distributed_id_from_numeric(value: AnyNumeric) -> DistributedId {
     );
     DistributedId(distributed_id_core::DistributedId::from_u128(integer).or_raise())
 }
-
-// Assignment casts (docs/formats/distributed_id.md#text-forms): a numeric
-// literal goes into a distributed_id column, and `id::numeric` is the
-// reference's DECIMAL(28,0).
-pgrx::extension_sql!(
-    r#"
-CREATE CAST (distributed_id AS numeric) WITH FUNCTION distributed_id_to_numeric(distributed_id)
-    AS ASSIGNMENT;
-CREATE CAST (numeric AS distributed_id) WITH FUNCTION distributed_id_from_numeric(numeric)
-    AS ASSIGNMENT;
-"#,
-    name = "distributed_id_numeric_casts",
-    requires = [
-        "distributed_id_type",
-        distributed_id_to_numeric,
-        distributed_id_from_numeric
-    ]
-);
 
 #[cfg(any(test, feature = "pg_test"))]
 #[pg_schema]

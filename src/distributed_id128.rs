@@ -2,7 +2,7 @@
 //! built-in `uuid`: decoding, construction, the 128-bit integer as `numeric`
 //! and the per-backend reference generator.
 
-use crate::c_function::c_function;
+use crate::c_function::{c_function, sql_file};
 use crate::errors::OrRaise;
 use crate::format::Format;
 use crate::native_type::datum_of;
@@ -14,6 +14,12 @@ use flake_core::distributed_id128::{self as core128, DistributedId128, Distribut
 use pgrx::datum::Uuid;
 use pgrx::prelude::*;
 use std::cell::RefCell;
+
+sql_file!(
+    "../sql/distributed_id128.sql",
+    name = "distributed_id128",
+    requires = ["distributed_id"]
+);
 
 /// The `random` argument of `distributed_id128_from_parts`: 75 bits.
 const RANDOM_RANGE: &str = "0 to 37778931862957161709567 (2^75 - 1) for the random field";
@@ -42,10 +48,7 @@ fn unix_micros(time: TimestampWithTimeZone) -> i64 {
 
 c_function! {
     /// `distributed_id128_generate() → uuid`
-    "distributed_id128_generate" => r#"
-CREATE FUNCTION distributed_id128_generate() RETURNS uuid
-    VOLATILE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'distributed_id128_generate_wrapper';
-"#,
+    distributed_id128_generate,
     |_call| {
         let id = with_random_generator(&GENERATOR, |generator, clock, random| {
             generator.generate(clock, random)
@@ -55,28 +58,21 @@ CREATE FUNCTION distributed_id128_generate() RETURNS uuid
 }
 
 c_function! {
-    /// LEAKPROOF, like uuid_extract_timestamp: every uuid decodes.
-    "distributed_id128_timestamp" => r#"
-CREATE FUNCTION distributed_id128_timestamp(id uuid) RETURNS timestamptz
-    IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF LANGUAGE c AS 'MODULE_PATHNAME', 'distributed_id128_timestamp_wrapper';
-"#,
+    /// Cannot fail: LEAKPROOF in `sql/distributed_id128.sql`.
+    distributed_id128_timestamp,
     |call| {
         let id = id128(call.value(0));
         time::timestamp(id.unix_micros()).into_datum().unwrap_or(pg_sys::Datum::from(0usize))
     }
 }
 
-#[pg_extern(immutable, parallel_safe, strict)]
+#[pg_extern(sql = false)]
 fn distributed_id128_from_time(time: TimestampWithTimeZone) -> Uuid {
     uuid(DistributedId128::from_time(unix_micros(time)).or_raise())
 }
 
 c_function! {
-    "distributed_id128_parts" => r#"
-CREATE FUNCTION distributed_id128_parts(id uuid, OUT "time" timestamptz, OUT random numeric)
-RETURNS record IMMUTABLE STRICT PARALLEL SAFE
-LANGUAGE c AS 'MODULE_PATHNAME', 'distributed_id128_parts_wrapper';
-"#,
+    distributed_id128_parts,
     |call| {
         let id = id128(call.value(0));
         out_record(
@@ -89,7 +85,7 @@ LANGUAGE c AS 'MODULE_PATHNAME', 'distributed_id128_parts_wrapper';
     }
 }
 
-#[pg_extern(immutable, parallel_safe, strict)]
+#[pg_extern(sql = false)]
 fn distributed_id128_from_parts(time: TimestampWithTimeZone, random: AnyNumeric) -> Uuid {
     let random = integer_of(
         &random,
@@ -101,12 +97,12 @@ fn distributed_id128_from_parts(time: TimestampWithTimeZone, random: AnyNumeric)
     uuid(DistributedId128::from_parts(unix_micros(time), random as i128).or_raise())
 }
 
-#[pg_extern(immutable, parallel_safe, strict)]
+#[pg_extern(sql = false)]
 fn distributed_id128_to_numeric(id: Uuid) -> AnyNumeric {
     numeric_of(id128(id).to_u128())
 }
 
-#[pg_extern(immutable, parallel_safe, strict)]
+#[pg_extern(sql = false)]
 fn distributed_id128_from_numeric(value: AnyNumeric) -> Uuid {
     uuid(DistributedId128::from_u128(integer_of(
         &value,

@@ -1,8 +1,8 @@
 //! SQL surface of Flax ID (docs/formats/flaxid.md): the type (its SQL in
-//! `sql/types/flaxid.sql`), decoding, construction and generation from the
+//! `sql/flaxid.sql`), decoding, construction and generation from the
 //! backend's CSPRNG.
 
-use crate::c_function::c_function;
+use crate::c_function::{c_function, sql_file};
 use crate::clock::BackendClock;
 use crate::errors::OrRaise;
 use crate::format::Format;
@@ -18,10 +18,11 @@ native_type!(FlaxId, flaxid_core::FlaxId, flaxid);
 
 impl FromBinary for flaxid_core::FlaxId {}
 
-pgrx::extension_sql_file!(
-    "../sql/types/flaxid.sql",
-    name = "flaxid_type",
-    creates = [Type(FlaxId)]
+sql_file!(
+    "../sql/flaxid.sql",
+    name = "flaxid",
+    creates = [Type(FlaxId)],
+    requires = ["distributed_id128"]
 );
 
 pub static FORMAT: Format = Format {
@@ -35,10 +36,7 @@ fn unix_micros(time: TimestampWithTimeZone) -> i64 {
 
 c_function! {
     /// `flaxid_generate() → flaxid`
-    "flaxid_generate" requires ["flaxid_type"] => r#"
-CREATE FUNCTION flaxid_generate() RETURNS flaxid
-    VOLATILE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'flaxid_generate_wrapper';
-"#,
+    flaxid_generate,
     |_call| {
         let id = with_random(|random| FlaxIdGenerator::generate(&mut BackendClock::new(), random));
         datum_of(id.or_raise().bytes())
@@ -46,28 +44,21 @@ CREATE FUNCTION flaxid_generate() RETURNS flaxid
 }
 
 c_function! {
-    /// LEAKPROOF, like uuid_extract_timestamp: it cannot fail.
-    "flaxid_timestamp" requires ["flaxid_type"] => r#"
-CREATE FUNCTION flaxid_timestamp(id flaxid) RETURNS timestamptz
-    IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF LANGUAGE c AS 'MODULE_PATHNAME', 'flaxid_timestamp_wrapper';
-"#,
+    /// Cannot fail: LEAKPROOF in `sql/flaxid.sql`.
+    flaxid_timestamp,
     |call| {
         let FlaxId(id) = call.value(0);
         time::timestamp(id.unix_micros()).into_datum().unwrap_or(pg_sys::Datum::from(0usize))
     }
 }
 
-#[pg_extern(immutable, parallel_safe, strict)]
+#[pg_extern(sql = false)]
 fn flaxid_from_time(time: TimestampWithTimeZone) -> FlaxId {
     FlaxId(flaxid_core::FlaxId::from_time(unix_micros(time)).or_raise())
 }
 
 c_function! {
-    "flaxid_parts" requires ["flaxid_type"] => r#"
-CREATE FUNCTION flaxid_parts(id flaxid, OUT "time" timestamptz, OUT random bigint)
-RETURNS record IMMUTABLE STRICT PARALLEL SAFE
-LANGUAGE c AS 'MODULE_PATHNAME', 'flaxid_parts_wrapper';
-"#,
+    flaxid_parts,
     |call| {
         let FlaxId(id) = call.value(0);
         out_record(
@@ -80,7 +71,7 @@ LANGUAGE c AS 'MODULE_PATHNAME', 'flaxid_parts_wrapper';
     }
 }
 
-#[pg_extern(immutable, parallel_safe, strict)]
+#[pg_extern(sql = false)]
 fn flaxid_from_parts(time: TimestampWithTimeZone, random: i64) -> FlaxId {
     let unix_millis = unix_micros(time).div_euclid(1000);
     FlaxId(flaxid_core::FlaxId::from_parts(unix_millis, random).or_raise())

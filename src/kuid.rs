@@ -1,5 +1,5 @@
 //! SQL surface of the k-ordered uid (docs/formats/kuid.md): kuid64 on
-//! `bigint`, the type `kuid96` (its SQL in `sql/types/kuid96.sql`), node
+//! `bigint`, the type `kuid96` (its SQL in `sql/kuid.sql`), node
 //! fingerprints, both generators and their settings.
 //!
 //! Every kuid96 function with an `interval` argument also exists without it,
@@ -7,7 +7,7 @@
 //! `node` reads `pg_flake.kuid_node`): the form with every argument is
 //! `IMMUTABLE` (usable in expression indexes), the others `STABLE`.
 
-use crate::c_function::{c_function, Call};
+use crate::c_function::{c_function, sql_file, Call};
 use crate::errors::OrRaise;
 use crate::format::Format;
 use crate::generator::Generator;
@@ -28,10 +28,11 @@ native_type!(Kuid96, kuid_core::Kuid96, kuid96);
 
 impl FromBinary for kuid_core::Kuid96 {}
 
-pgrx::extension_sql_file!(
-    "../sql/types/kuid96.sql",
-    name = "kuid96_type",
-    creates = [Type(Kuid96)]
+sql_file!(
+    "../sql/kuid.sql",
+    name = "kuid",
+    creates = [Type(Kuid96)],
+    requires = ["snowflake"]
 );
 
 pub static KUID64: Generator<Kuid64Generator> = Generator::new("kuid64");
@@ -146,44 +147,35 @@ fn node_arg(node: i64) -> u32 {
 
 c_function! {
     /// `kuid64_generate() → bigint`
-    "kuid64_generate" => r#"
-CREATE FUNCTION kuid64_generate() RETURNS bigint
-    VOLATILE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'kuid64_generate_wrapper';
-"#,
+    kuid64_generate,
     |_call| {
         KUID64_NODE.generating_node();
         pg_sys::Datum::from(KUID64.generate(|generator, clock, limits| generator.try_generate(clock, limits)))
     }
 }
 
-#[pg_extern(immutable, parallel_safe, strict)]
+#[pg_extern(sql = false)]
 fn kuid64_encode(kuid64: i64) -> String {
     kuid_core::kuid64_encode(kuid64).or_raise()
 }
 
-#[pg_extern(immutable, parallel_safe, strict)]
+#[pg_extern(sql = false)]
 fn kuid64_decode(text: &str) -> i64 {
     kuid_core::kuid64_decode(text).or_raise()
 }
 
-#[pg_extern(immutable, parallel_safe, strict)]
+#[pg_extern(sql = false)]
 fn kuid64_timestamp(kuid64: i64) -> TimestampWithTimeZone {
     time::timestamp(kuid_core::kuid64_timestamp(kuid64).or_raise())
 }
 
-#[pg_extern(immutable, parallel_safe, strict)]
+#[pg_extern(sql = false)]
 fn kuid64_from_time(time: TimestampWithTimeZone) -> i64 {
     kuid_core::kuid64_from_time(kuid64_micros(time)).or_raise()
 }
 
 c_function! {
-    "kuid64_parts" => r#"
-CREATE FUNCTION kuid64_parts(kuid64 bigint,
-    OUT "time" timestamptz, OUT megaseconds int, OUT seconds int, OUT microseconds int,
-    OUT seq int)
-RETURNS record IMMUTABLE STRICT PARALLEL SAFE
-LANGUAGE c AS 'MODULE_PATHNAME', 'kuid64_parts_wrapper';
-"#,
+    kuid64_parts,
     |call| {
         let p = kuid_core::kuid64_parts(call.value(0)).or_raise();
         out_record(
@@ -199,24 +191,21 @@ LANGUAGE c AS 'MODULE_PATHNAME', 'kuid64_parts_wrapper';
     }
 }
 
-#[pg_extern(immutable, parallel_safe, strict)]
+#[pg_extern(sql = false)]
 fn kuid64_from_parts(time: TimestampWithTimeZone, seq: i32) -> i64 {
     kuid_core::kuid64_from_parts(kuid64_micros(time), seq as i64).or_raise()
 }
 
 // --- kuid96 ---------------------------------------------------------------------
 
-#[pg_extern(immutable, parallel_safe, strict)]
+#[pg_extern(sql = false)]
 fn kuid_node_fingerprint(name: &str) -> i64 {
     kuid_core::node_fingerprint(name) as i64
 }
 
 c_function! {
     /// `kuid96_generate() → kuid96`
-    "kuid96_generate" requires ["kuid96_type"] => r#"
-CREATE FUNCTION kuid96_generate() RETURNS kuid96
-    VOLATILE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'kuid96_generate_wrapper';
-"#,
+    kuid96_generate,
     |_call| {
         let node = node_setting();
         let interval = interval_setting();
@@ -224,22 +213,22 @@ CREATE FUNCTION kuid96_generate() RETURNS kuid96
     }
 }
 
-#[pg_extern(immutable, parallel_safe, strict)]
+#[pg_extern(sql = false)]
 fn kuid96_timestamp(id: Kuid96, interval: i32) -> TimestampWithTimeZone {
     time::timestamp(id.0.timestamp(interval_arg(interval)).or_raise())
 }
 
-#[pg_extern(stable, parallel_safe, strict, name = "kuid96_timestamp")]
+#[pg_extern(sql = false)]
 fn kuid96_timestamp_at_setting(id: Kuid96) -> TimestampWithTimeZone {
     time::timestamp(id.0.timestamp(interval_setting()).or_raise())
 }
 
-#[pg_extern(immutable, parallel_safe, strict)]
+#[pg_extern(sql = false)]
 fn kuid96_node(id: Kuid96, interval: i32) -> i64 {
     id.0.node(interval_arg(interval)).or_raise() as i64
 }
 
-#[pg_extern(stable, parallel_safe, strict, name = "kuid96_node")]
+#[pg_extern(sql = false)]
 fn kuid96_node_at_setting(id: Kuid96) -> i64 {
     id.0.node(interval_setting()).or_raise() as i64
 }
@@ -259,12 +248,7 @@ fn kuid96_parts_record(call: Call<'_>, interval: u32) -> pg_sys::Datum {
 }
 
 c_function! {
-    "kuid96_parts" requires ["kuid96_type"] => r#"
-CREATE FUNCTION kuid96_parts(id kuid96, "interval" int,
-    OUT "time" timestamptz, OUT node bigint, OUT seq int)
-RETURNS record IMMUTABLE STRICT PARALLEL SAFE
-LANGUAGE c AS 'MODULE_PATHNAME', 'kuid96_parts_wrapper';
-"#,
+    kuid96_parts,
     |call| {
         let interval = interval_arg(call.value(1));
         kuid96_parts_record(call, interval)
@@ -272,12 +256,7 @@ LANGUAGE c AS 'MODULE_PATHNAME', 'kuid96_parts_wrapper';
 }
 
 c_function! {
-    "kuid96_parts_at_setting" requires ["kuid96_type"] => r#"
-CREATE FUNCTION kuid96_parts(id kuid96,
-    OUT "time" timestamptz, OUT node bigint, OUT seq int)
-RETURNS record STABLE STRICT PARALLEL SAFE
-LANGUAGE c AS 'MODULE_PATHNAME', 'kuid96_parts_at_setting_wrapper';
-"#,
+    kuid96_parts_at_setting,
     |call| {
         kuid96_parts_record(call, interval_setting())
     }
@@ -289,22 +268,22 @@ fn from_parts(time: TimestampWithTimeZone, node: u32, seq: i32, interval: u32) -
     )
 }
 
-#[pg_extern(immutable, parallel_safe, strict)]
+#[pg_extern(sql = false)]
 fn kuid96_from_parts(time: TimestampWithTimeZone, node: i64, seq: i32, interval: i32) -> Kuid96 {
     from_parts(time, node_arg(node), seq, interval_arg(interval))
 }
 
-#[pg_extern(stable, parallel_safe, strict, name = "kuid96_from_parts")]
+#[pg_extern(sql = false)]
 fn kuid96_from_parts_at_setting(time: TimestampWithTimeZone, node: i64, seq: i32) -> Kuid96 {
     from_parts(time, node_arg(node), seq, interval_setting())
 }
 
-#[pg_extern(immutable, parallel_safe, strict)]
+#[pg_extern(sql = false)]
 fn kuid96_from_time(time: TimestampWithTimeZone, interval: i32) -> Kuid96 {
     from_parts(time, 0, 0, interval_arg(interval))
 }
 
-#[pg_extern(stable, parallel_safe, strict, name = "kuid96_from_time")]
+#[pg_extern(sql = false)]
 fn kuid96_from_time_at_setting(time: TimestampWithTimeZone) -> Kuid96 {
     from_parts(time, 0, 0, interval_setting())
 }
@@ -313,28 +292,28 @@ fn globalize(kuid64: i64, node: u32, interval: u32) -> Kuid96 {
     Kuid96(kuid_core::Kuid96::globalize(kuid64, node, interval).or_raise())
 }
 
-#[pg_extern(immutable, parallel_safe, strict)]
+#[pg_extern(sql = false)]
 fn kuid96_globalize(kuid64: i64, node: i64, interval: i32) -> Kuid96 {
     globalize(kuid64, node_arg(node), interval_arg(interval))
 }
 
-#[pg_extern(stable, parallel_safe, strict, name = "kuid96_globalize")]
+#[pg_extern(sql = false)]
 fn kuid96_globalize_at_setting(kuid64: i64, node: i64) -> Kuid96 {
     globalize(kuid64, node_arg(node), interval_setting())
 }
 
-#[pg_extern(stable, parallel_safe, strict, name = "kuid96_globalize")]
+#[pg_extern(sql = false)]
 fn kuid96_globalize_here(kuid64: i64) -> Kuid96 {
     let node = KUID96_NODE.configured().or_raise().node;
     globalize(kuid64, node, interval_setting())
 }
 
-#[pg_extern(immutable, parallel_safe, strict)]
+#[pg_extern(sql = false)]
 fn kuid96_localize(id: Kuid96, interval: i32) -> i64 {
     id.0.localize(interval_arg(interval)).or_raise()
 }
 
-#[pg_extern(stable, parallel_safe, strict, name = "kuid96_localize")]
+#[pg_extern(sql = false)]
 fn kuid96_localize_at_setting(id: Kuid96) -> i64 {
     id.0.localize(interval_setting()).or_raise()
 }

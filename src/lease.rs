@@ -3,6 +3,7 @@
 //! the one helper they call, which knows the setting and the server's own
 //! node for each format.
 
+use crate::c_function::sql_file;
 use crate::errors::{raise, OrRaise};
 use crate::node::lease_range;
 use crate::registry;
@@ -51,4 +52,4 @@ fn pg_flake_lease_range(
 
 // The table, the functions and the view (plain SQL, one file shared with
 // the 0.2.0 → 0.3.0 update script).
-pgrx::extension_sql_file!("../sql/leases.sql", name = "leases");
+sql_file!("../sql/leases.sql", name = "leases", requires = ["state"]);

@@ -7,6 +7,7 @@
 //! `IMMUTABLE`; without it, it uses `pg_flake.public_id_key` (expanded once
 //! when the setting changes) and is `STABLE`. No message shows key material.
 
+use crate::c_function::sql_file;
 use crate::distributed_id::DistributedId;
 use crate::errors::{raise, OrRaise};
 use crate::format::Format;
@@ -19,6 +20,12 @@ use pgrx::prelude::*;
 use std::cell::RefCell;
 use std::ffi::CString;
 use std::rc::Rc;
+
+sql_file!(
+    "../sql/public_id.sql",
+    name = "public_id",
+    requires = ["alphanumeric"]
+);
 
 pub static FORMAT: Format = Format {
     init,
@@ -131,73 +138,68 @@ fn uuid(bytes: [u8; 16]) -> Uuid {
 
 // --- encryption ------------------------------------------------------------------
 
-#[pg_extern(immutable, parallel_safe, strict, name = "public_id_encrypt")]
+#[pg_extern(sql = false)]
 fn public_id_encrypt_bigint(value: i64, key: &[u8]) -> Uuid {
     uuid(key_arg(key).encrypt_i64(value).or_raise())
 }
 
-#[pg_extern(stable, parallel_safe, strict, name = "public_id_encrypt")]
+#[pg_extern(sql = false)]
 fn public_id_encrypt_bigint_configured(value: i64) -> Uuid {
     uuid(configured_key().encrypt_i64(value).or_raise())
 }
 
-#[pg_extern(immutable, parallel_safe, strict, name = "public_id_encrypt")]
+#[pg_extern(sql = false)]
 fn public_id_encrypt_distributed_id(id: DistributedId, key: &[u8]) -> Uuid {
     uuid(key_arg(key).encrypt_distributed_id(&id.0))
 }
 
-#[pg_extern(stable, parallel_safe, strict, name = "public_id_encrypt")]
+#[pg_extern(sql = false)]
 fn public_id_encrypt_distributed_id_configured(id: DistributedId) -> Uuid {
     uuid(configured_key().encrypt_distributed_id(&id.0))
 }
 
-#[pg_extern(immutable, parallel_safe, strict, name = "public_id_encrypt")]
+#[pg_extern(sql = false)]
 fn public_id_encrypt_uuid(id: Uuid, key: &[u8]) -> Uuid {
     uuid(key_arg(key).encrypt_uuid(*id.as_bytes()))
 }
 
-#[pg_extern(stable, parallel_safe, strict, name = "public_id_encrypt")]
+#[pg_extern(sql = false)]
 fn public_id_encrypt_uuid_configured(id: Uuid) -> Uuid {
     uuid(configured_key().encrypt_uuid(*id.as_bytes()))
 }
 
 // --- decryption: NULL where the plaintext lacks the input type's structure ------
 
-#[pg_extern(immutable, parallel_safe, strict)]
+#[pg_extern(sql = false)]
 fn public_id_decrypt_bigint(public_id: Uuid, key: &[u8]) -> Option<i64> {
     key_arg(key).decrypt_i64(*public_id.as_bytes())
 }
 
-#[pg_extern(stable, parallel_safe, strict, name = "public_id_decrypt_bigint")]
+#[pg_extern(sql = false)]
 fn public_id_decrypt_bigint_configured(public_id: Uuid) -> Option<i64> {
     configured_key().decrypt_i64(*public_id.as_bytes())
 }
 
-#[pg_extern(immutable, parallel_safe, strict)]
+#[pg_extern(sql = false)]
 fn public_id_decrypt_distributed_id(public_id: Uuid, key: &[u8]) -> Option<DistributedId> {
     key_arg(key)
         .decrypt_distributed_id(*public_id.as_bytes())
         .map(DistributedId)
 }
 
-#[pg_extern(
-    stable,
-    parallel_safe,
-    strict,
-    name = "public_id_decrypt_distributed_id"
-)]
+#[pg_extern(sql = false)]
 fn public_id_decrypt_distributed_id_configured(public_id: Uuid) -> Option<DistributedId> {
     configured_key()
         .decrypt_distributed_id(*public_id.as_bytes())
         .map(DistributedId)
 }
 
-#[pg_extern(immutable, parallel_safe, strict)]
+#[pg_extern(sql = false)]
 fn public_id_decrypt_uuid(public_id: Uuid, key: &[u8]) -> Uuid {
     uuid(key_arg(key).decrypt_uuid(*public_id.as_bytes()))
 }
 
-#[pg_extern(stable, parallel_safe, strict, name = "public_id_decrypt_uuid")]
+#[pg_extern(sql = false)]
 fn public_id_decrypt_uuid_configured(public_id: Uuid) -> Uuid {
     uuid(configured_key().decrypt_uuid(*public_id.as_bytes()))
 }

@@ -1,8 +1,8 @@
 //! SQL surface of `siq` (docs/formats/siq.md): the type (its SQL in
-//! `sql/types/siq.sql`), its text forms, decoding, construction, the
+//! `sql/siq.sql`), its text forms, decoding, construction, the
 //! per-kind generator and its settings.
 
-use crate::c_function::{c_function, Call};
+use crate::c_function::{c_function, sql_file, Call};
 use crate::errors::OrRaise;
 use crate::format::Format;
 use crate::generator::Generator;
@@ -30,10 +30,11 @@ impl FromBinary for siq_core::Siq {
     }
 }
 
-pgrx::extension_sql_file!(
-    "../sql/types/siq.sql",
-    name = "siq_type",
-    creates = [Type(Siq)]
+sql_file!(
+    "../sql/siq.sql",
+    name = "siq",
+    creates = [Type(Siq)],
+    requires = ["sno"]
 );
 
 pub static GENERATOR: Generator<SiqGenerator> = Generator::new("siq");
@@ -207,10 +208,7 @@ fn kind_arg(call: Call<'_>) -> Kind {
 
 c_function! {
     /// `siq_generate(kind text) → siq`
-    "siq_generate" requires ["siq_type"] => r#"
-CREATE FUNCTION siq_generate(kind text) RETURNS siq
-    VOLATILE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'siq_generate_wrapper';
-"#,
+    siq_generate,
     |call| {
         let kind = kind_arg(call);
         let domain = domain_bits();
@@ -219,59 +217,50 @@ CREATE FUNCTION siq_generate(kind text) RETURNS siq
 }
 
 c_function! {
-    /// LEAKPROOF, like uuid_extract_timestamp: it cannot fail.
-    "siq_timestamp" requires ["siq_type"] => r#"
-CREATE FUNCTION siq_timestamp(id siq) RETURNS timestamptz
-    IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF LANGUAGE c AS 'MODULE_PATHNAME', 'siq_timestamp_wrapper';
-"#,
+    /// Cannot fail: LEAKPROOF in `sql/siq.sql`.
+    siq_timestamp,
     |call| {
         let Siq(id) = call.value(0);
         time::timestamp(id.unix_micros()).into_datum().unwrap_or(pg_sys::Datum::from(0usize))
     }
 }
 
-#[pg_extern(immutable, parallel_safe, strict)]
+#[pg_extern(sql = false)]
 fn siq_from_time(time: TimestampWithTimeZone) -> Siq {
     let micros = time::unix_micros(time, "siq", siq_core::TIME_RANGE);
     Siq(siq_core::Siq::from_time(micros).or_raise())
 }
 
 /// NULL for an unassigned suffix.
-#[pg_extern(immutable, parallel_safe, strict)]
+#[pg_extern(sql = false)]
 fn siq_kind(id: Siq) -> Option<&'static str> {
     id.0.kind().map(Kind::name)
 }
 
-#[pg_extern(immutable, parallel_safe, strict)]
+#[pg_extern(sql = false)]
 fn siq_serial(id: Siq) -> i32 {
     id.0.serial() as i32
 }
 
-#[pg_extern(immutable, parallel_safe, strict)]
+#[pg_extern(sql = false)]
 fn siq_shard(id: Siq) -> i32 {
     id.0.shard() as i32
 }
 
-#[pg_extern(immutable, parallel_safe, strict, name = "siq_domain_hash")]
+#[pg_extern(sql = false)]
 fn siq_domain_hash_of_id(id: Siq) -> i64 {
     id.0.domain_hash() as i64
 }
 
 /// The hash of a domain name. 0.1.0 called it `siq_domain_hash(text)`, an
 /// overload that an untyped literal ID resolved to (docs/operations.md "Versions").
-#[pg_extern(immutable, parallel_safe, strict, name = "siq_domain_name_hash")]
+#[pg_extern(sql = false)]
 fn siq_domain_hash_of_domain(domain: &str) -> i64 {
     siq_core::domain_hash(domain).or_raise() as i64
 }
 
 c_function! {
-    "siq_parts" requires ["siq_type"] => r#"
-CREATE FUNCTION siq_parts(id siq,
-    OUT ticks bigint, OUT "time" timestamptz, OUT shard int, OUT domain_hash bigint,
-    OUT kind text, OUT serial int, OUT low16 int)
-RETURNS record IMMUTABLE STRICT PARALLEL SAFE
-LANGUAGE c AS 'MODULE_PATHNAME', 'siq_parts_wrapper';
-"#,
+    siq_parts,
     |call| {
         let Siq(id) = call.value(0);
         out_record(
@@ -291,12 +280,12 @@ LANGUAGE c AS 'MODULE_PATHNAME', 'siq_parts_wrapper';
 
 /// `siq_from_parts` from ticks. 0.1.0 called it `siq_from_parts(bigint, …)`,
 /// an overload that made `siq_from_parts('2023-…', …)` ambiguous.
-#[pg_extern(immutable, parallel_safe, strict, name = "siq_from_tick_parts")]
+#[pg_extern(sql = false)]
 fn siq_from_parts_ticks(ticks: i64, shard: i32, domain_hash: i64, kind: &str, serial: i32) -> Siq {
     Siq(siq_core::Siq::from_parts(ticks, shard, domain_hash, kind_named(kind), serial).or_raise())
 }
 
-#[pg_extern(immutable, parallel_safe, strict, name = "siq_from_parts")]
+#[pg_extern(sql = false)]
 fn siq_from_parts_time(
     time: TimestampWithTimeZone,
     shard: i32,
@@ -307,42 +296,33 @@ fn siq_from_parts_time(
     siq_from_parts_ticks(ticks_at(time), shard, domain_hash, kind, serial)
 }
 
-#[pg_extern(immutable, parallel_safe, strict)]
+#[pg_extern(sql = false)]
 fn siq_to_hex(id: Siq) -> String {
     id.0.to_hex()
 }
 
-#[pg_extern(immutable, parallel_safe, strict)]
+#[pg_extern(sql = false)]
 fn siq_from_hex(hex: &str) -> Siq {
     Siq(siq_core::Siq::from_hex(hex).or_raise())
 }
 
-#[pg_extern(immutable, parallel_safe, strict)]
+#[pg_extern(sql = false)]
 fn siq_to_base64(id: Siq) -> String {
     id.0.to_base64()
 }
 
-#[pg_extern(immutable, parallel_safe, strict)]
+#[pg_extern(sql = false)]
 fn siq_to_did(id: Siq) -> String {
     id.0.to_did()
 }
 
-#[pg_extern(immutable, parallel_safe, strict)]
+#[pg_extern(sql = false)]
 fn siq_to_numeric(id: Siq) -> AnyNumeric {
     numeric_of(id.0.to_u128())
 }
 
-#[pg_extern(immutable, parallel_safe, strict)]
+#[pg_extern(sql = false)]
 fn siq_from_numeric(value: AnyNumeric) -> Siq {
     let integer = integer_of(&value, "siq", siq_core::MAX_VALUE, siq_core::VALUE_RANGE);
     Siq(siq_core::Siq::from_u128(integer).or_raise())
 }
-
-pgrx::extension_sql!(
-    r#"
-CREATE CAST (siq AS numeric) WITH FUNCTION siq_to_numeric(siq);
-CREATE CAST (numeric AS siq) WITH FUNCTION siq_from_numeric(numeric);
-"#,
-    name = "siq_numeric_casts",
-    requires = ["siq_type", siq_to_numeric, siq_from_numeric]
-);

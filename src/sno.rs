@@ -1,8 +1,8 @@
 //! SQL surface of `sno` (docs/formats/sno.md): the type (its SQL in
-//! `sql/types/sno.sql`), decoding, construction, the generator and its
+//! `sql/sno.sql`), decoding, construction, the generator and its
 //! setting.
 
-use crate::c_function::c_function;
+use crate::c_function::{c_function, sql_file};
 use crate::errors::OrRaise;
 use crate::format::Format;
 use crate::generator::Generator;
@@ -21,11 +21,7 @@ native_type!(Sno, sno_core::Sno, sno);
 
 impl FromBinary for sno_core::Sno {}
 
-pgrx::extension_sql_file!(
-    "../sql/types/sno.sql",
-    name = "sno_type",
-    creates = [Type(Sno)]
-);
+sql_file!("../sql/sno.sql", name = "sno", creates = [Type(Sno)]);
 
 pub static GENERATOR: Generator<SnoGenerator> = Generator::new("sno");
 
@@ -77,10 +73,7 @@ fn unix_nanos(time: TimestampWithTimeZone) -> i128 {
 
 c_function! {
     /// `sno_generate(meta int DEFAULT 0) → sno`
-    "sno_generate" requires ["sno_type"] => r#"
-CREATE FUNCTION sno_generate(meta int DEFAULT 0) RETURNS sno
-    VOLATILE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'sno_generate_wrapper';
-"#,
+    sno_generate,
     |call| {
         let meta = call.datum(0).value() as i32;
         let meta = field("meta", meta, 255) as u8;
@@ -90,49 +83,41 @@ CREATE FUNCTION sno_generate(meta int DEFAULT 0) RETURNS sno
 }
 
 c_function! {
-    /// LEAKPROOF, like uuid_extract_timestamp: it cannot fail.
-    "sno_timestamp" requires ["sno_type"] => r#"
-CREATE FUNCTION sno_timestamp(id sno) RETURNS timestamptz
-    IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF LANGUAGE c AS 'MODULE_PATHNAME', 'sno_timestamp_wrapper';
-"#,
+    /// Cannot fail: LEAKPROOF in `sql/sno.sql`.
+    sno_timestamp,
     |call| {
         let Sno(id) = call.value(0);
         time::timestamp(id.unix_micros()).into_datum().unwrap_or(pg_sys::Datum::from(0usize))
     }
 }
 
-#[pg_extern(immutable, parallel_safe, strict)]
+#[pg_extern(sql = false)]
 fn sno_from_time(time: TimestampWithTimeZone) -> Sno {
     Sno(sno_core::Sno::from_time(unix_nanos(time)).or_raise())
 }
 
-#[pg_extern(immutable, parallel_safe, strict)]
+#[pg_extern(sql = false)]
 fn sno_meta(id: Sno) -> i32 {
     id.0.meta() as i32
 }
 
-#[pg_extern(immutable, parallel_safe, strict)]
+#[pg_extern(sql = false)]
 fn sno_partition(id: Sno) -> i32 {
     id.0.partition() as i32
 }
 
-#[pg_extern(immutable, parallel_safe, strict)]
+#[pg_extern(sql = false)]
 fn sno_sequence(id: Sno) -> i32 {
     id.0.sequence() as i32
 }
 
-#[pg_extern(immutable, parallel_safe, strict)]
+#[pg_extern(sql = false)]
 fn sno_tick_tock(id: Sno) -> bool {
     id.0.tick_tock()
 }
 
 c_function! {
-    "sno_parts" requires ["sno_type"] => r#"
-CREATE FUNCTION sno_parts(id sno,
-    OUT "time" timestamptz, OUT tick_tock boolean, OUT meta int, OUT partition int, OUT sequence int)
-RETURNS record IMMUTABLE STRICT PARALLEL SAFE
-LANGUAGE c AS 'MODULE_PATHNAME', 'sno_parts_wrapper';
-"#,
+    sno_parts,
     |call| {
         let Sno(id) = call.value(0);
         out_record(
@@ -148,7 +133,7 @@ LANGUAGE c AS 'MODULE_PATHNAME', 'sno_parts_wrapper';
     }
 }
 
-#[pg_extern(immutable, parallel_safe, strict)]
+#[pg_extern(sql = false)]
 fn sno_from_parts(
     time: TimestampWithTimeZone,
     meta: i32,

@@ -5,7 +5,7 @@
 //! `pg_flake.snowflake_epoch` instead: the form with the argument is
 //! `IMMUTABLE` (usable in expression indexes), the other `STABLE`.
 
-use crate::c_function::{c_function, Call};
+use crate::c_function::{c_function, sql_file, Call};
 use crate::errors::OrRaise;
 use crate::format::Format;
 use crate::generator::Generator;
@@ -18,6 +18,12 @@ use pgrx::guc::{GucContext, GucFlags, GucSetting};
 use pgrx::prelude::*;
 use std::ffi::CString;
 use std::sync::atomic::{AtomicI64, Ordering};
+
+sql_file!(
+    "../sql/snowflake.sql",
+    name = "snowflake",
+    requires = ["siq"]
+);
 
 pub static GENERATOR: Generator<SnowflakeGenerator> = Generator::new("snowflake");
 
@@ -118,10 +124,7 @@ fn unix_millis(time: TimestampWithTimeZone) -> i64 {
 
 c_function! {
     /// `snowflake_generate() → bigint`
-    "snowflake_generate" => r#"
-CREATE FUNCTION snowflake_generate() RETURNS bigint
-    VOLATILE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'snowflake_generate_wrapper';
-"#,
+    snowflake_generate,
     |_call| {
         let worker = NODE.generating_node() as i64;
         let epoch = epoch_setting();
@@ -129,23 +132,23 @@ CREATE FUNCTION snowflake_generate() RETURNS bigint
     }
 }
 
-#[pg_extern(immutable, parallel_safe, strict)]
+#[pg_extern(sql = false)]
 fn snowflake_timestamp(snowflake: i64, epoch_ms: i64) -> TimestampWithTimeZone {
     let epoch = check_epoch(epoch_ms).or_raise();
     time::timestamp(snowflake_core::timestamp(snowflake, epoch).or_raise())
 }
 
-#[pg_extern(stable, parallel_safe, strict, name = "snowflake_timestamp")]
+#[pg_extern(sql = false)]
 fn snowflake_timestamp_at_setting(snowflake: i64) -> TimestampWithTimeZone {
     snowflake_timestamp(snowflake, epoch_setting())
 }
 
-#[pg_extern(immutable, parallel_safe, strict)]
+#[pg_extern(sql = false)]
 fn snowflake_from_time(time: TimestampWithTimeZone, epoch_ms: i64) -> i64 {
     snowflake_from_parts(time, 0, 0, 0, epoch_ms)
 }
 
-#[pg_extern(stable, parallel_safe, strict, name = "snowflake_from_time")]
+#[pg_extern(sql = false)]
 fn snowflake_from_time_at_setting(time: TimestampWithTimeZone) -> i64 {
     snowflake_from_time(time, epoch_setting())
 }
@@ -166,12 +169,7 @@ fn parts_record(call: Call<'_>, snowflake: i64, epoch_ms: i64) -> pg_sys::Datum 
 }
 
 c_function! {
-    "snowflake_parts" => r#"
-CREATE FUNCTION snowflake_parts(snowflake bigint, epoch_ms bigint,
-    OUT "time" timestamptz, OUT worker int, OUT process int, OUT sequence int)
-RETURNS record IMMUTABLE STRICT PARALLEL SAFE
-LANGUAGE c AS 'MODULE_PATHNAME', 'snowflake_parts_wrapper';
-"#,
+    snowflake_parts,
     |call| {
         let (snowflake, epoch_ms) = (call.value(0), call.value(1));
         parts_record(call, snowflake, epoch_ms)
@@ -179,19 +177,14 @@ LANGUAGE c AS 'MODULE_PATHNAME', 'snowflake_parts_wrapper';
 }
 
 c_function! {
-    "snowflake_parts_at_setting" => r#"
-CREATE FUNCTION snowflake_parts(snowflake bigint,
-    OUT "time" timestamptz, OUT worker int, OUT process int, OUT sequence int)
-RETURNS record STABLE STRICT PARALLEL SAFE
-LANGUAGE c AS 'MODULE_PATHNAME', 'snowflake_parts_at_setting_wrapper';
-"#,
+    snowflake_parts_at_setting,
     |call| {
         let snowflake = call.value(0);
         parts_record(call, snowflake, epoch_setting())
     }
 }
 
-#[pg_extern(immutable, parallel_safe, strict)]
+#[pg_extern(sql = false)]
 fn snowflake_from_parts(
     time: TimestampWithTimeZone,
     worker: i32,
@@ -210,7 +203,7 @@ fn snowflake_from_parts(
     .or_raise()
 }
 
-#[pg_extern(stable, parallel_safe, strict, name = "snowflake_from_parts")]
+#[pg_extern(sql = false)]
 fn snowflake_from_parts_at_setting(
     time: TimestampWithTimeZone,
     worker: i32,

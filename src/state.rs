@@ -11,11 +11,14 @@
 //! - `pg_flake_set_mark(format, mark)`: a superuser moves a format's mark
 //!   deliberately (docs/guarantees.md "Restarts, crashes and the clock").
 
+use crate::c_function::sql_file;
 use crate::registry;
 use crate::time;
 use flake_core::ErrorKind;
 use pgrx::datum::Interval;
 use pgrx::prelude::*;
+
+sql_file!("../sql/state.sql", name = "state", requires = ["public_id"]);
 
 /// The state of every generator in use, as the rows of
 /// `pg_flake_generator_state()` (without its last three columns in 0.1.0).
@@ -69,7 +72,7 @@ struct StateRow {
 // pgrx reads the column names from the tuple in the signature itself, so
 // the row type cannot be a type alias.
 #[allow(clippy::type_complexity)]
-#[pg_extern(volatile, parallel_safe, name = "pg_flake_generator_state")]
+#[pg_extern(sql = false)]
 fn generator_state() -> TableIterator<
     'static,
     (
@@ -155,7 +158,7 @@ fn pg_flake_generator_state() -> TableIterator<
     }))
 }
 
-#[pg_extern(stable, parallel_safe)]
+#[pg_extern(sql = false)]
 fn pg_flake_node() -> TableIterator<
     'static,
     (
@@ -199,7 +202,7 @@ fn pg_flake_node() -> TableIterator<
 /// the operator's deliberate step of docs/guarantees.md "Restarts, crashes and the
 /// clock". Logged as a WARNING with the old and new marks and the user.
 /// Returns the start of the new mark's unit.
-#[pg_extern(volatile, parallel_unsafe)]
+#[pg_extern(sql = false)]
 fn pg_flake_set_mark(format: &str, mark: TimestampWithTimeZone) -> TimestampWithTimeZone {
     // SAFETY: reads the current user's role attributes.
     if !unsafe { pg_sys::superuser() } {

@@ -1,10 +1,16 @@
--- The native type kuid96: its functions, operators, operator classes,
--- aggregates and casts (docs/sql-reference.md "What every native type has"). Its C functions
--- are declared by native_type! in src/kuid.rs.
+-- The k-ordered uid (docs/formats/kuid.md): kuid64 (bigint) and the native
+-- type kuid96; generation, decoding, IDs from parts, text forms.
 --
--- Made from sql/types/native_type.sql.in with the length of flake-core's
--- flake_core::kuid::Kuid96::LEN; the test in src/native_type/ddl.rs checks that this file is
--- exactly that (PG_FLAKE_WRITE_TYPES=1 rewrites it).
+-- The whole SQL surface of src/kuid.rs, in the extension script in the
+-- order the sql_file! calls require; build.rs checks that every C symbol named here is
+-- a version-1 function of src/kuid.rs.
+
+-- == The native type kuid96 ==================================================
+-- Its functions, operators, operator classes, aggregates and casts
+-- (docs/sql-reference.md "What every native type has"); the C functions are
+-- native_type!'s in src/kuid.rs. Made from sql/native_type.sql.in with
+-- the length flake_core::kuid::Kuid96::LEN gives: the test in src/native_type/ddl.rs checks
+-- that this section is exactly that (PG_FLAKE_WRITE_TYPES=1 rewrites it).
 
 CREATE TYPE kuid96;
 
@@ -146,3 +152,99 @@ CREATE FUNCTION kuid96_from_bytea(bytes bytea) RETURNS kuid96
     IMMUTABLE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'kuid96_from_bytea_wrapper';
 CREATE CAST (kuid96 AS bytea) WITH FUNCTION kuid96_to_bytea(kuid96);
 CREATE CAST (bytea AS kuid96) WITH FUNCTION kuid96_from_bytea(bytea);
+-- == End of the native type kuid96 ===========================================
+
+-- == Generation ================================================================
+
+CREATE FUNCTION kuid64_generate() RETURNS bigint
+    VOLATILE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'kuid64_generate_wrapper';
+
+CREATE FUNCTION kuid96_generate() RETURNS kuid96
+    VOLATILE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'kuid96_generate_wrapper';
+
+-- == Decoding ==================================================================
+
+CREATE FUNCTION kuid64_timestamp(kuid64 bigint) RETURNS timestamptz
+    IMMUTABLE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'kuid64_timestamp_wrapper';
+
+CREATE FUNCTION kuid64_parts(kuid64 bigint,
+    OUT "time" timestamptz, OUT megaseconds int, OUT seconds int, OUT microseconds int,
+    OUT seq int)
+RETURNS record IMMUTABLE STRICT PARALLEL SAFE
+LANGUAGE c AS 'MODULE_PATHNAME', 'kuid64_parts_wrapper';
+
+CREATE FUNCTION kuid96_timestamp(id kuid96, "interval" integer) RETURNS timestamptz
+    IMMUTABLE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'kuid96_timestamp_wrapper';
+
+CREATE FUNCTION kuid96_timestamp(id kuid96) RETURNS timestamptz
+    STABLE STRICT PARALLEL SAFE LANGUAGE c
+    AS 'MODULE_PATHNAME', 'kuid96_timestamp_at_setting_wrapper';
+
+CREATE FUNCTION kuid96_node(id kuid96, "interval" integer) RETURNS bigint
+    IMMUTABLE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'kuid96_node_wrapper';
+
+CREATE FUNCTION kuid96_node(id kuid96) RETURNS bigint
+    STABLE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'kuid96_node_at_setting_wrapper';
+
+CREATE FUNCTION kuid96_parts(id kuid96, "interval" int,
+    OUT "time" timestamptz, OUT node bigint, OUT seq int)
+RETURNS record IMMUTABLE STRICT PARALLEL SAFE
+LANGUAGE c AS 'MODULE_PATHNAME', 'kuid96_parts_wrapper';
+
+CREATE FUNCTION kuid96_parts(id kuid96,
+    OUT "time" timestamptz, OUT node bigint, OUT seq int)
+RETURNS record STABLE STRICT PARALLEL SAFE
+LANGUAGE c AS 'MODULE_PATHNAME', 'kuid96_parts_at_setting_wrapper';
+
+-- == IDs from parts ============================================================
+
+CREATE FUNCTION kuid64_from_time("time" timestamptz) RETURNS bigint
+    IMMUTABLE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'kuid64_from_time_wrapper';
+
+CREATE FUNCTION kuid64_from_parts("time" timestamptz, seq integer) RETURNS bigint
+    IMMUTABLE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'kuid64_from_parts_wrapper';
+
+CREATE FUNCTION kuid96_from_parts("time" timestamptz, node bigint, seq integer, "interval" integer)
+RETURNS kuid96
+    IMMUTABLE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'kuid96_from_parts_wrapper';
+
+CREATE FUNCTION kuid96_from_parts("time" timestamptz, node bigint, seq integer) RETURNS kuid96
+    STABLE STRICT PARALLEL SAFE LANGUAGE c
+    AS 'MODULE_PATHNAME', 'kuid96_from_parts_at_setting_wrapper';
+
+CREATE FUNCTION kuid96_from_time("time" timestamptz, "interval" integer) RETURNS kuid96
+    IMMUTABLE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'kuid96_from_time_wrapper';
+
+CREATE FUNCTION kuid96_from_time("time" timestamptz) RETURNS kuid96
+    STABLE STRICT PARALLEL SAFE LANGUAGE c
+    AS 'MODULE_PATHNAME', 'kuid96_from_time_at_setting_wrapper';
+
+-- == Text and number forms =====================================================
+
+CREATE FUNCTION kuid64_encode(kuid64 bigint) RETURNS text
+    IMMUTABLE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'kuid64_encode_wrapper';
+
+CREATE FUNCTION kuid64_decode(text text) RETURNS bigint
+    IMMUTABLE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'kuid64_decode_wrapper';
+
+-- == Node fingerprints, and kuid64 made global =================================
+
+CREATE FUNCTION kuid_node_fingerprint(name text) RETURNS bigint
+    IMMUTABLE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'kuid_node_fingerprint_wrapper';
+
+CREATE FUNCTION kuid96_globalize(kuid64 bigint, node bigint, "interval" integer) RETURNS kuid96
+    IMMUTABLE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'kuid96_globalize_wrapper';
+
+CREATE FUNCTION kuid96_globalize(kuid64 bigint, node bigint) RETURNS kuid96
+    STABLE STRICT PARALLEL SAFE LANGUAGE c
+    AS 'MODULE_PATHNAME', 'kuid96_globalize_at_setting_wrapper';
+
+CREATE FUNCTION kuid96_globalize(kuid64 bigint) RETURNS kuid96
+    STABLE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'kuid96_globalize_here_wrapper';
+
+CREATE FUNCTION kuid96_localize(id kuid96, "interval" integer) RETURNS bigint
+    IMMUTABLE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'kuid96_localize_wrapper';
+
+CREATE FUNCTION kuid96_localize(id kuid96) RETURNS bigint
+    STABLE STRICT PARALLEL SAFE LANGUAGE c
+    AS 'MODULE_PATHNAME', 'kuid96_localize_at_setting_wrapper';

@@ -1,10 +1,16 @@
--- The native type distributed_id: its functions, operators, operator classes,
--- aggregates and casts (docs/sql-reference.md "What every native type has"). Its C functions
--- are declared by native_type! in src/distributed_id.rs.
+-- DistributedId (docs/formats/distributed_id.md): the native type,
+-- generation, decoding, IDs from parts, text and number forms.
 --
--- Made from sql/types/native_type.sql.in with the length of flake-core's
--- flake_core::distributed_id::DistributedId::LEN; the test in src/native_type/ddl.rs checks that this file is
--- exactly that (PG_FLAKE_WRITE_TYPES=1 rewrites it).
+-- The whole SQL surface of src/distributed_id.rs, in the extension script in the
+-- order the sql_file! calls require; build.rs checks that every C symbol named here is
+-- a version-1 function of src/distributed_id.rs.
+
+-- == The native type distributed_id ==================================================
+-- Its functions, operators, operator classes, aggregates and casts
+-- (docs/sql-reference.md "What every native type has"); the C functions are
+-- native_type!'s in src/distributed_id.rs. Made from sql/native_type.sql.in with
+-- the length flake_core::distributed_id::DistributedId::LEN gives: the test in src/native_type/ddl.rs checks
+-- that this section is exactly that (PG_FLAKE_WRITE_TYPES=1 rewrites it).
 
 CREATE TYPE distributed_id;
 
@@ -146,3 +152,54 @@ CREATE FUNCTION distributed_id_from_bytea(bytes bytea) RETURNS distributed_id
     IMMUTABLE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'distributed_id_from_bytea_wrapper';
 CREATE CAST (distributed_id AS bytea) WITH FUNCTION distributed_id_to_bytea(distributed_id);
 CREATE CAST (bytea AS distributed_id) WITH FUNCTION distributed_id_from_bytea(bytea);
+-- == End of the native type distributed_id ===========================================
+
+-- == Generation ================================================================
+
+CREATE FUNCTION distributed_id_generate() RETURNS distributed_id
+    VOLATILE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'distributed_id_generate_wrapper';
+
+-- == Decoding ==================================================================
+
+-- LEAKPROOF, like uuid_extract_timestamp: it cannot fail.
+CREATE FUNCTION distributed_id_timestamp(id distributed_id) RETURNS timestamptz
+    IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF LANGUAGE c AS 'MODULE_PATHNAME', 'distributed_id_timestamp_wrapper';
+
+CREATE FUNCTION distributed_id_parts(id distributed_id, OUT "time" timestamptz, OUT random bigint)
+RETURNS record IMMUTABLE STRICT PARALLEL SAFE
+LANGUAGE c AS 'MODULE_PATHNAME', 'distributed_id_parts_wrapper';
+
+-- == IDs from parts ============================================================
+
+CREATE FUNCTION distributed_id_from_time("time" timestamptz) RETURNS distributed_id
+    IMMUTABLE STRICT PARALLEL SAFE LANGUAGE c
+    AS 'MODULE_PATHNAME', 'distributed_id_from_time_wrapper';
+
+CREATE FUNCTION distributed_id_from_parts("time" timestamptz, random bigint) RETURNS distributed_id
+    IMMUTABLE STRICT PARALLEL SAFE LANGUAGE c
+    AS 'MODULE_PATHNAME', 'distributed_id_from_parts_wrapper';
+
+-- == Text and number forms =====================================================
+
+CREATE FUNCTION distributed_id_to_hex(id distributed_id) RETURNS text
+    IMMUTABLE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'distributed_id_to_hex_wrapper';
+
+CREATE FUNCTION distributed_id_from_hex(hex text) RETURNS distributed_id
+    IMMUTABLE STRICT PARALLEL SAFE LANGUAGE c
+    AS 'MODULE_PATHNAME', 'distributed_id_from_hex_wrapper';
+
+CREATE FUNCTION distributed_id_to_numeric(id distributed_id) RETURNS numeric
+    IMMUTABLE STRICT PARALLEL SAFE LANGUAGE c
+    AS 'MODULE_PATHNAME', 'distributed_id_to_numeric_wrapper';
+
+CREATE FUNCTION distributed_id_from_numeric(value numeric) RETURNS distributed_id
+    IMMUTABLE STRICT PARALLEL SAFE LANGUAGE c
+    AS 'MODULE_PATHNAME', 'distributed_id_from_numeric_wrapper';
+
+-- Assignment casts (docs/formats/distributed_id.md#text-forms): a numeric
+-- literal goes into a distributed_id column, and `id::numeric` is the
+-- reference's DECIMAL(28,0).
+CREATE CAST (distributed_id AS numeric) WITH FUNCTION distributed_id_to_numeric(distributed_id)
+    AS ASSIGNMENT;
+CREATE CAST (numeric AS distributed_id) WITH FUNCTION distributed_id_from_numeric(numeric)
+    AS ASSIGNMENT;

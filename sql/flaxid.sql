@@ -1,10 +1,16 @@
--- The native type flaxid: its functions, operators, operator classes,
--- aggregates and casts (docs/sql-reference.md "What every native type has"). Its C functions
--- are declared by native_type! in src/flaxid.rs.
+-- Flax ID (docs/formats/flaxid.md): the native type, generation, decoding,
+-- IDs from parts.
 --
--- Made from sql/types/native_type.sql.in with the length of flake-core's
--- flake_core::flaxid::FlaxId::LEN; the test in src/native_type/ddl.rs checks that this file is
--- exactly that (PG_FLAKE_WRITE_TYPES=1 rewrites it).
+-- The whole SQL surface of src/flaxid.rs, in the extension script in the
+-- order the sql_file! calls require; build.rs checks that every C symbol named here is
+-- a version-1 function of src/flaxid.rs.
+
+-- == The native type flaxid ==================================================
+-- Its functions, operators, operator classes, aggregates and casts
+-- (docs/sql-reference.md "What every native type has"); the C functions are
+-- native_type!'s in src/flaxid.rs. Made from sql/native_type.sql.in with
+-- the length flake_core::flaxid::FlaxId::LEN gives: the test in src/native_type/ddl.rs checks
+-- that this section is exactly that (PG_FLAKE_WRITE_TYPES=1 rewrites it).
 
 CREATE TYPE flaxid;
 
@@ -146,3 +152,27 @@ CREATE FUNCTION flaxid_from_bytea(bytes bytea) RETURNS flaxid
     IMMUTABLE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'flaxid_from_bytea_wrapper';
 CREATE CAST (flaxid AS bytea) WITH FUNCTION flaxid_to_bytea(flaxid);
 CREATE CAST (bytea AS flaxid) WITH FUNCTION flaxid_from_bytea(bytea);
+-- == End of the native type flaxid ===========================================
+
+-- == Generation ================================================================
+
+CREATE FUNCTION flaxid_generate() RETURNS flaxid
+    VOLATILE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'flaxid_generate_wrapper';
+
+-- == Decoding ==================================================================
+
+-- LEAKPROOF, like uuid_extract_timestamp: it cannot fail.
+CREATE FUNCTION flaxid_timestamp(id flaxid) RETURNS timestamptz
+    IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF LANGUAGE c AS 'MODULE_PATHNAME', 'flaxid_timestamp_wrapper';
+
+CREATE FUNCTION flaxid_parts(id flaxid, OUT "time" timestamptz, OUT random bigint)
+RETURNS record IMMUTABLE STRICT PARALLEL SAFE
+LANGUAGE c AS 'MODULE_PATHNAME', 'flaxid_parts_wrapper';
+
+-- == IDs from parts ============================================================
+
+CREATE FUNCTION flaxid_from_time("time" timestamptz) RETURNS flaxid
+    IMMUTABLE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'flaxid_from_time_wrapper';
+
+CREATE FUNCTION flaxid_from_parts("time" timestamptz, random bigint) RETURNS flaxid
+    IMMUTABLE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'flaxid_from_parts_wrapper';

@@ -1,10 +1,17 @@
--- The native type siq: its functions, operators, operator classes,
--- aggregates and casts (docs/sql-reference.md "What every native type has"). Its C functions
--- are declared by native_type! in src/siq.rs.
+-- SIQ (docs/formats/siq.md): the native type, generation per kind with
+-- pg_flake.siq_domain's hash and the node, decoding, IDs from parts, text and
+-- number forms.
 --
--- Made from sql/types/native_type.sql.in with the length of flake-core's
--- flake_core::siq::Siq::LEN; the test in src/native_type/ddl.rs checks that this file is
--- exactly that (PG_FLAKE_WRITE_TYPES=1 rewrites it).
+-- The whole SQL surface of src/siq.rs, in the extension script in the
+-- order the sql_file! calls require; build.rs checks that every C symbol named here is
+-- a version-1 function of src/siq.rs.
+
+-- == The native type siq ==================================================
+-- Its functions, operators, operator classes, aggregates and casts
+-- (docs/sql-reference.md "What every native type has"); the C functions are
+-- native_type!'s in src/siq.rs. Made from sql/native_type.sql.in with
+-- the length flake_core::siq::Siq::LEN gives: the test in src/native_type/ddl.rs checks
+-- that this section is exactly that (PG_FLAKE_WRITE_TYPES=1 rewrites it).
 
 CREATE TYPE siq;
 
@@ -146,3 +153,73 @@ CREATE FUNCTION siq_from_bytea(bytes bytea) RETURNS siq
     IMMUTABLE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'siq_from_bytea_wrapper';
 CREATE CAST (siq AS bytea) WITH FUNCTION siq_to_bytea(siq);
 CREATE CAST (bytea AS siq) WITH FUNCTION siq_from_bytea(bytea);
+-- == End of the native type siq ===========================================
+
+-- == Generation ================================================================
+
+CREATE FUNCTION siq_generate(kind text) RETURNS siq
+    VOLATILE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'siq_generate_wrapper';
+
+-- == Decoding ==================================================================
+
+-- LEAKPROOF, like uuid_extract_timestamp: it cannot fail.
+CREATE FUNCTION siq_timestamp(id siq) RETURNS timestamptz
+    IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF LANGUAGE c AS 'MODULE_PATHNAME', 'siq_timestamp_wrapper';
+
+CREATE FUNCTION siq_kind(id siq) RETURNS text
+    IMMUTABLE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'siq_kind_wrapper';
+
+CREATE FUNCTION siq_serial(id siq) RETURNS integer
+    IMMUTABLE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'siq_serial_wrapper';
+
+CREATE FUNCTION siq_shard(id siq) RETURNS integer
+    IMMUTABLE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'siq_shard_wrapper';
+
+CREATE FUNCTION siq_domain_hash(id siq) RETURNS bigint
+    IMMUTABLE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'siq_domain_hash_of_id_wrapper';
+
+CREATE FUNCTION siq_domain_name_hash(domain text) RETURNS bigint
+    IMMUTABLE STRICT PARALLEL SAFE LANGUAGE c
+    AS 'MODULE_PATHNAME', 'siq_domain_hash_of_domain_wrapper';
+
+CREATE FUNCTION siq_parts(id siq,
+    OUT ticks bigint, OUT "time" timestamptz, OUT shard int, OUT domain_hash bigint,
+    OUT kind text, OUT serial int, OUT low16 int)
+RETURNS record IMMUTABLE STRICT PARALLEL SAFE
+LANGUAGE c AS 'MODULE_PATHNAME', 'siq_parts_wrapper';
+
+-- == IDs from parts ============================================================
+
+CREATE FUNCTION siq_from_time("time" timestamptz) RETURNS siq
+    IMMUTABLE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'siq_from_time_wrapper';
+
+CREATE FUNCTION siq_from_tick_parts(ticks bigint, shard integer, domain_hash bigint, kind text,
+    serial integer) RETURNS siq
+    IMMUTABLE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'siq_from_parts_ticks_wrapper';
+
+CREATE FUNCTION siq_from_parts("time" timestamptz, shard integer, domain_hash bigint, kind text,
+    serial integer) RETURNS siq
+    IMMUTABLE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'siq_from_parts_time_wrapper';
+
+-- == Text and number forms =====================================================
+
+CREATE FUNCTION siq_to_hex(id siq) RETURNS text
+    IMMUTABLE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'siq_to_hex_wrapper';
+
+CREATE FUNCTION siq_from_hex(hex text) RETURNS siq
+    IMMUTABLE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'siq_from_hex_wrapper';
+
+CREATE FUNCTION siq_to_base64(id siq) RETURNS text
+    IMMUTABLE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'siq_to_base64_wrapper';
+
+CREATE FUNCTION siq_to_did(id siq) RETURNS text
+    IMMUTABLE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'siq_to_did_wrapper';
+
+CREATE FUNCTION siq_to_numeric(id siq) RETURNS numeric
+    IMMUTABLE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'siq_to_numeric_wrapper';
+
+CREATE FUNCTION siq_from_numeric(value numeric) RETURNS siq
+    IMMUTABLE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'siq_from_numeric_wrapper';
+
+CREATE CAST (siq AS numeric) WITH FUNCTION siq_to_numeric(siq);
+CREATE CAST (numeric AS siq) WITH FUNCTION siq_from_numeric(numeric);

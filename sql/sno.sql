@@ -1,10 +1,16 @@
--- The native type sno: its functions, operators, operator classes,
--- aggregates and casts (docs/sql-reference.md "What every native type has"). Its C functions
--- are declared by native_type! in src/sno.rs.
+-- sno (docs/formats/sno.md): the native type, generation with pg_flake.node's
+-- partition and the meta byte, decoding, IDs from parts.
 --
--- Made from sql/types/native_type.sql.in with the length of flake-core's
--- flake_core::sno::Sno::LEN; the test in src/native_type/ddl.rs checks that this file is
--- exactly that (PG_FLAKE_WRITE_TYPES=1 rewrites it).
+-- The whole SQL surface of src/sno.rs, in the extension script in the
+-- order the sql_file! calls require; build.rs checks that every C symbol named here is
+-- a version-1 function of src/sno.rs.
+
+-- == The native type sno ==================================================
+-- Its functions, operators, operator classes, aggregates and casts
+-- (docs/sql-reference.md "What every native type has"); the C functions are
+-- native_type!'s in src/sno.rs. Made from sql/native_type.sql.in with
+-- the length flake_core::sno::Sno::LEN gives: the test in src/native_type/ddl.rs checks
+-- that this section is exactly that (PG_FLAKE_WRITE_TYPES=1 rewrites it).
 
 CREATE TYPE sno;
 
@@ -146,3 +152,41 @@ CREATE FUNCTION sno_from_bytea(bytes bytea) RETURNS sno
     IMMUTABLE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'sno_from_bytea_wrapper';
 CREATE CAST (sno AS bytea) WITH FUNCTION sno_to_bytea(sno);
 CREATE CAST (bytea AS sno) WITH FUNCTION sno_from_bytea(bytea);
+-- == End of the native type sno ===========================================
+
+-- == Generation ================================================================
+
+CREATE FUNCTION sno_generate(meta int DEFAULT 0) RETURNS sno
+    VOLATILE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'sno_generate_wrapper';
+
+-- == Decoding ==================================================================
+
+-- LEAKPROOF, like uuid_extract_timestamp: it cannot fail.
+CREATE FUNCTION sno_timestamp(id sno) RETURNS timestamptz
+    IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF LANGUAGE c AS 'MODULE_PATHNAME', 'sno_timestamp_wrapper';
+
+CREATE FUNCTION sno_meta(id sno) RETURNS integer
+    IMMUTABLE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'sno_meta_wrapper';
+
+CREATE FUNCTION sno_partition(id sno) RETURNS integer
+    IMMUTABLE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'sno_partition_wrapper';
+
+CREATE FUNCTION sno_sequence(id sno) RETURNS integer
+    IMMUTABLE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'sno_sequence_wrapper';
+
+CREATE FUNCTION sno_tick_tock(id sno) RETURNS boolean
+    IMMUTABLE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'sno_tick_tock_wrapper';
+
+CREATE FUNCTION sno_parts(id sno,
+    OUT "time" timestamptz, OUT tick_tock boolean, OUT meta int, OUT partition int, OUT sequence int)
+RETURNS record IMMUTABLE STRICT PARALLEL SAFE
+LANGUAGE c AS 'MODULE_PATHNAME', 'sno_parts_wrapper';
+
+-- == IDs from parts ============================================================
+
+CREATE FUNCTION sno_from_time("time" timestamptz) RETURNS sno
+    IMMUTABLE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'sno_from_time_wrapper';
+
+CREATE FUNCTION sno_from_parts("time" timestamptz, meta integer, partition integer,
+    sequence integer, tick_tock boolean DEFAULT false) RETURNS sno
+    IMMUTABLE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'sno_from_parts_wrapper';
