@@ -80,3 +80,90 @@ pub unsafe fn minmax_multi_distance<T: FlakeId>(fcinfo: pg_sys::FunctionCallInfo
     }
     pg_sys::Datum::from(delta.to_bits())
 }
+
+/// Comparison, `min`/`max`, hashing and BRIN distance of the native type
+/// `$sql` (a value of `$core`), without `#[pg_guard]` (they cannot fail):
+/// the symbols `<sql>_eq_wrapper`, `_ne_`, `_lt_`, `_le_`, `_gt_`, `_ge_`,
+/// `_cmp_`, `<sql>_smaller_wrapper`, `<sql>_larger_wrapper`,
+/// `<sql>_hash_wrapper`, `<sql>_hash_extended_wrapper` and
+/// `<sql>_minmax_multi_distance_wrapper` of the type section of
+/// `sql/<format>.sql`.
+macro_rules! compare_functions {
+    ($core:ty, $sql:ident) => {
+        ::paste::paste! {
+            // Functions that cannot fail and touch only their arguments.
+            $crate::native_type::compare::compare_functions!(@plain $core, $sql,
+                _eq: |a, b| a == b,
+                _ne: |a, b| a != b,
+                _lt: |a, b| a < b,
+                _le: |a, b| a <= b,
+                _gt: |a, b| a > b,
+                _ge: |a, b| a >= b,
+                _cmp: |a, b| a.cmp(&b) as i32
+            );
+
+            #[no_mangle]
+            pub unsafe extern "C-unwind" fn [<$sql _smaller_wrapper>](
+                fcinfo: ::pgrx::pg_sys::FunctionCallInfo,
+            ) -> ::pgrx::pg_sys::Datum {
+                unsafe { $crate::native_type::compare::pick::<$core>(fcinfo, false) }
+            }
+
+            #[no_mangle]
+            pub unsafe extern "C-unwind" fn [<$sql _larger_wrapper>](
+                fcinfo: ::pgrx::pg_sys::FunctionCallInfo,
+            ) -> ::pgrx::pg_sys::Datum {
+                unsafe { $crate::native_type::compare::pick::<$core>(fcinfo, true) }
+            }
+
+            #[no_mangle]
+            pub unsafe extern "C-unwind" fn [<$sql _minmax_multi_distance_wrapper>](
+                fcinfo: ::pgrx::pg_sys::FunctionCallInfo,
+            ) -> ::pgrx::pg_sys::Datum {
+                unsafe { $crate::native_type::compare::minmax_multi_distance::<$core>(fcinfo) }
+            }
+
+            #[no_mangle]
+            pub unsafe extern "C-unwind" fn [<$sql _hash_wrapper>](
+                fcinfo: ::pgrx::pg_sys::FunctionCallInfo,
+            ) -> ::pgrx::pg_sys::Datum {
+                unsafe { $crate::native_type::compare::hash::<$core>(fcinfo) }
+            }
+
+            #[no_mangle]
+            pub unsafe extern "C-unwind" fn [<$sql _hash_extended_wrapper>](
+                fcinfo: ::pgrx::pg_sys::FunctionCallInfo,
+            ) -> ::pgrx::pg_sys::Datum {
+                unsafe { $crate::native_type::compare::hash_extended::<$core>(fcinfo) }
+            }
+
+            $crate::c_function::finfo!(
+                [<$sql _smaller_wrapper>] [<$sql _larger_wrapper>]
+                [<$sql _minmax_multi_distance_wrapper>]
+                [<$sql _hash_wrapper>] [<$sql _hash_extended_wrapper>]
+            );
+        }
+    };
+    (@plain $core:ty, $sql:ident, $($suffix:ident: |$a:ident, $b:ident| $body:expr),*) => {
+        ::paste::paste! {
+            $(
+                #[no_mangle]
+                pub unsafe extern "C-unwind" fn [<$sql $suffix _wrapper>](
+                    fcinfo: ::pgrx::pg_sys::FunctionCallInfo,
+                ) -> ::pgrx::pg_sys::Datum {
+                    // SAFETY: a strict function of two T arguments.
+                    let ($a, $b) = unsafe {
+                        (
+                            $crate::native_type::compare::key_arg::<$core>(fcinfo, 0),
+                            $crate::native_type::compare::key_arg::<$core>(fcinfo, 1),
+                        )
+                    };
+                    ::pgrx::pg_sys::Datum::from($body)
+                }
+
+                $crate::c_function::finfo!([<$sql $suffix _wrapper>]);
+            )*
+        }
+    };
+}
+pub(crate) use compare_functions;

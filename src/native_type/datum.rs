@@ -108,3 +108,78 @@ pub unsafe fn varlena_bytes<'a>(datum: pg_sys::Datum) -> &'a [u8] {
         pgrx::varlena_to_byte_slice(value)
     }
 }
+
+/// The pgrx traits of a native type's SQL-facing newtype `$name` (a value
+/// of the core type `$core`, the SQL type `$sql`), so that `#[pg_extern]`
+/// functions take and return it as a datum of [`datum_of`]. Generates no
+/// symbol.
+macro_rules! datum_traits {
+    ($name:ident, $core:ty, $sql:ident) => {
+        impl ::pgrx::IntoDatum for $name {
+            #[inline]
+            fn into_datum(self) -> Option<::pgrx::pg_sys::Datum> {
+                Some($crate::native_type::datum_of(::flake_core::FlakeId::bytes(
+                    &self.0,
+                )))
+            }
+            fn type_oid() -> ::pgrx::pg_sys::Oid {
+                ::pgrx::wrappers::rust_regtypein::<Self>()
+            }
+        }
+
+        impl ::pgrx::FromDatum for $name {
+            #[inline]
+            unsafe fn from_polymorphic_datum(
+                datum: ::pgrx::pg_sys::Datum,
+                is_null: bool,
+                _typoid: ::pgrx::pg_sys::Oid,
+            ) -> Option<Self> {
+                (!is_null)
+                    .then(|| $name(unsafe { $crate::native_type::datum::value_at::<$core>(datum) }))
+            }
+        }
+
+        unsafe impl<'fcx> ::pgrx::callconv::ArgAbi<'fcx> for $name {
+            unsafe fn unbox_arg_unchecked(arg: ::pgrx::callconv::Arg<'_, 'fcx>) -> Self {
+                let index = arg.index();
+                unsafe { arg.unbox_arg_using_from_datum() }.unwrap_or_else(|| {
+                    $crate::errors::internal(format!("argument {index} must not be null"))
+                })
+            }
+            unsafe fn unbox_nullable_arg(
+                arg: ::pgrx::callconv::Arg<'_, 'fcx>,
+            ) -> ::pgrx::nullable::Nullable<Self> {
+                unsafe { arg.unbox_arg_using_from_datum() }.into()
+            }
+        }
+
+        unsafe impl ::pgrx::callconv::BoxRet for $name {
+            unsafe fn box_into<'fcx>(
+                self,
+                fcinfo: &mut ::pgrx::callconv::FcInfo<'fcx>,
+            ) -> ::pgrx::datum::Datum<'fcx> {
+                let datum = $crate::native_type::datum_of(::flake_core::FlakeId::bytes(&self.0));
+                unsafe { fcinfo.return_raw_datum(datum) }
+            }
+        }
+
+        unsafe impl ::pgrx::pgrx_sql_entity_graph::metadata::SqlTranslatable for $name {
+            const TYPE_IDENT: &'static str = ::pgrx::pgrx_resolved_type!($name);
+            const TYPE_ORIGIN: ::pgrx::pgrx_sql_entity_graph::metadata::TypeOrigin =
+                ::pgrx::pgrx_sql_entity_graph::metadata::TypeOrigin::ThisExtension;
+            const ARGUMENT_SQL: Result<
+                ::pgrx::pgrx_sql_entity_graph::metadata::SqlMappingRef,
+                ::pgrx::pgrx_sql_entity_graph::metadata::ArgumentError,
+            > = Ok(
+                ::pgrx::pgrx_sql_entity_graph::metadata::SqlMappingRef::literal(stringify!($sql)),
+            );
+            const RETURN_SQL: Result<
+                ::pgrx::pgrx_sql_entity_graph::metadata::ReturnsRef,
+                ::pgrx::pgrx_sql_entity_graph::metadata::ReturnsError,
+            > = Ok(::pgrx::pgrx_sql_entity_graph::metadata::ReturnsRef::One(
+                ::pgrx::pgrx_sql_entity_graph::metadata::SqlMappingRef::literal(stringify!($sql)),
+            ));
+        }
+    };
+}
+pub(crate) use datum_traits;

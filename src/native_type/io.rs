@@ -224,3 +224,22 @@ mod tests {
         }
     }
 }
+
+/// The I/O functions of the native type `$sql` (a value of `$core`), each
+/// under `#[pg_guard]` (they raise ERRORs and allocate): the symbols
+/// `<sql>_in_wrapper`, `<sql>_out_wrapper`, `<sql>_recv_wrapper`,
+/// `<sql>_send_wrapper`, `<sql>_to_bytea_wrapper` and
+/// `<sql>_from_bytea_wrapper` of the type section of `sql/<format>.sql`.
+macro_rules! io_functions {
+    ($core:ty, $sql:ident) => {
+        $crate::native_type::guarded_functions!($sql,
+            _in => io::input::<$core>,
+            _out => io::output::<$core>,
+            _recv => io::receive::<$core>,
+            _send => io::to_bytea::<$core>,
+            _to_bytea => io::to_bytea::<$core>,
+            _from_bytea => io::from_bytea::<$core>
+        );
+    };
+}
+pub(crate) use io_functions;

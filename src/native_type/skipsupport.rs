@@ -68,3 +68,13 @@ pub unsafe fn skipsupport<T: FlakeId>(fcinfo: pg_sys::FunctionCallInfo) -> pg_sy
     }
     pg_sys::Datum::from(0usize)
 }
+
+/// Btree support function 6 of the native type `$sql` (a value of `$core`),
+/// under `#[pg_guard]`: the symbol `<sql>_skipsupport_wrapper`, declared in
+/// the `DO $skip_support$` block of `sql/<format>.sql`.
+macro_rules! skipsupport_function {
+    ($core:ty, $sql:ident) => {
+        $crate::native_type::guarded_functions!($sql, _skipsupport => skipsupport::skipsupport::<$core>);
+    };
+}
+pub(crate) use skipsupport_function;

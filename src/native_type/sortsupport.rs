@@ -80,3 +80,12 @@ pub unsafe fn sortsupport<T: FlakeId>(fcinfo: pg_sys::FunctionCallInfo) -> pg_sy
     }
     pg_sys::Datum::from(0usize)
 }
+
+/// Btree support function 2 of the native type `$sql` (a value of `$core`),
+/// under `#[pg_guard]`: the symbol `<sql>_sortsupport_wrapper`.
+macro_rules! sortsupport_function {
+    ($core:ty, $sql:ident) => {
+        $crate::native_type::guarded_functions!($sql, _sortsupport => sortsupport::sortsupport::<$core>);
+    };
+}
+pub(crate) use sortsupport_function;
