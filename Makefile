@@ -25,7 +25,7 @@
 #   test-sql, backend   25431           25433           25437           the next port
 #   test-long           25460-25464     25465-25469     25475-25479     PG_FLAKE_LONG_PORT + 5 (V - 15), five ports
 #   test-clock          25580-25581     25582-25583     25586-25587     PG_FLAKE_CLOCK_PORT + 2 (V - 15), two ports
-#   test-citus          25590-25592     25593-25595     25599-25601     PG_FLAKE_CITUS_PORT + 3 (V - 15), three ports
+#   test-citus          25590-25592     25593-25595     25599-25601     PG_FLAKE_SERVERS_PORT = 25590 + 3 (V - 15), three ports
 #   test-package        25480                                           (PostgreSQL 15 only)
 #   test-upgrade        25495           25496           25496           PG_FLAKE_UPGRADE_PORT (15), the next (the later version)
 #   test-servers        25500-25519     25520-25539     25560-25579     PG_FLAKE_SERVERS_PORT + 20 (V - 15), twenty ports
@@ -179,12 +179,13 @@ test-servers-%: install-%
 
 ## test-citus: a coordinator and two workers of an installed Citus, no pg_flake setting:
 ## every ID distinct through INSERT ... SELECT, COPY, ADD COLUMN and direct writes on the
-## workers (scripts/test-citus.sh, 127.0.0.1:25590-25592 on 15); exits 0 with a notice when
-## Citus is not installed for that version (CI: it is in no registry). Version PG;
-## test-citus-V against version V.
+## workers (tests/servers/citus, pytest on the servers' harness, run by scripts/test-servers.sh;
+## 127.0.0.1:25590-25592 on 15, data in /tmp/pgf-citus-V); skips, with a notice, when Citus is
+## not installed for that version (CI: it is in no registry). Version PG; test-citus-V against
+## version V.
 test-citus: test-citus-$(PG)
 test-citus-%: install-%
-	$(call with_pg,$*) scripts/test-citus.sh
+	$(call with_pg,$*) PG_FLAKE_SERVERS_PORT=$$((25590 + 3 * ($* - 15))) PG_FLAKE_SERVERS_DATA=/tmp/pgf-citus-$* scripts/test-servers.sh citus
 
 ## test-package: builds the Debian package (make package, PostgreSQL 15), installs it with
 ## apt into the machine's PostgreSQL 15 and runs CREATE EXTENSION and the regression suite

@@ -1,8 +1,9 @@
 """Fixtures of the multi-server tests (``make test-servers``): ``servers``
 makes :class:`harness.Server` objects on ports of their own and stops them
-after the test; ``pg_major`` is the version under test; ``figures`` keeps
-the lines a test measures, printed in a "figures" section at the end of the
-run.
+after the test (``module_servers`` after the module's last test, for a suite
+whose tests check the steps of one run); ``pg_major`` is the version under
+test; ``figures`` keeps the lines a test measures, printed in a "figures"
+section at the end of the run.
 
 Suites with make targets of their own live in directories of this one
 (``clock/``: ``make test-clock``, ``load/``: ``make test-long``, ``citus/``:
@@ -56,6 +57,22 @@ def pytest_terminal_summary(terminalreporter):
             terminalreporter.write_line(line)
 
 
+SKIPPED_MODULES: list[str] = []
+
+
+def pytest_collectreport(report):
+    if report.skipped:
+        SKIPPED_MODULES.append(report.nodeid)
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """A module that skips itself whole (``pytest.skip(...,
+    allow_module_level=True)``: ``citus/`` without Citus) leaves pytest
+    nothing collected, exit status 5: for a suite that is a skip, status 0."""
+    if exitstatus == pytest.ExitCode.NO_TESTS_COLLECTED and SKIPPED_MODULES:
+        session.exitstatus = pytest.ExitCode.OK
+
+
 @pytest.fixture(scope="session")
 def pg_major() -> int:
     return major_version()
@@ -86,5 +103,29 @@ def servers(request):
     for server in made:
         server.stop(mode="immediate", check=False)
     if not getattr(request.node, "test_failed", False):
+        for server in made:
+            server.remove()
+
+
+@pytest.fixture(scope="module")
+def module_servers(request):
+    """``module_servers(name)``: as ``servers``, for a module whose tests
+    check one run step by step (``citus/``: one cluster, formed once): the
+    servers live until the module's last test, in ``DATA_ROOT/<module>/<name>``,
+    on the ports from ``PG_FLAKE_SERVERS_PORT`` on; their data directories
+    are kept if any test of the module failed."""
+    failed_before = request.session.testsfailed
+    made: list[Server] = []
+    root = DATA_ROOT / request.module.__name__
+
+    def make(name: str) -> Server:
+        server = Server(name, BASE_PORT + len(made), root)
+        made.append(server)
+        return server
+
+    yield make
+    for server in made:
+        server.stop(mode="immediate", check=False)
+    if request.session.testsfailed == failed_before:
         for server in made:
             server.remove()

@@ -3,7 +3,7 @@
 -- node wider than a format's field is an error naming the setting to use,
 -- and pg_flake_node() says which node each format uses and why. (On a
 -- standby, and inside Citus: tests/integration/tests/node.rs and
--- scripts/test-citus.sh.)
+-- tests/servers/citus/test_citus.py.)
 SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS pg_flake;
 RESET client_min_messages;
