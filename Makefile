@@ -27,14 +27,14 @@
 #   test-clock          25580-25581     25582-25583     25586-25587     PG_FLAKE_CLOCK_PORT + 2 (V - 15), two ports
 #   test-citus          25590-25592     25593-25595     25599-25601     PG_FLAKE_CITUS_PORT + 3 (V - 15), three ports
 #   test-package        25480                                           (PostgreSQL 15 only)
-#   test-upgrade        25495           25496           25496           PG_FLAKE_UPGRADE_PORT (15), the next (the later version)
+#   test-upgrade        25495           25496           25496           25495 (15), the next (the later version)
 #   test-servers        25500-25519     25520-25539     25560-25579     PG_FLAKE_SERVERS_PORT + 20 (V - 15), twenty ports
 #   bench               25440           25441           25443           PG_FLAKE_BENCH_PORT + (V - 15)
 # cargo pgrx test: pgrx 0.18.1 binds a free port itself (in the ephemeral
 # range; it has no setting for it). Data directories: .run/pg<V>
 # (make run); $(PG_FLAKE_TMP)/pg_flake-test-<V>[-backend],
 # pg_flake-long-<V>-<server>, pg_flake-pgrx-test-data/<V>-<pid> and
-# pgf-upgrade/pg15, pg<V> (tests), pg_flake-bench-<V> (bench).
+# pgf-upgrade-<V>/*/pg15, pg<V> (tests), pg_flake-bench-<V> (bench).
 
 PG_VERSIONS  ?= 15 16 18
 PG           ?= 15
@@ -136,11 +136,13 @@ test-sql-%: install-%
 ## --link into a fresh V cluster, the marks (pg_flake/) copied, then on V: the same rows,
 ## amcheck on every btree, hash/BRIN lookups against sequential scans, on 18 the documented
 ## skip-support snippet and skip scans, generation above the old IDs with the clock
-## behind, ANALYZE, REINDEX; on 127.0.0.1:25495-25496 (scripts/test-upgrade.sh). Part of
-## `make test`; test-upgrade-V for one target version.
+## behind, ANALYZE, REINDEX; on 127.0.0.1:25495-25496 (tests/servers/upgrade, run by
+## scripts/test-servers.sh with 15's PG_BIN). Part of `make test`; test-upgrade-V for one
+## target version.
 test-upgrade: $(UPGRADE_TARGETS)
 test-upgrade-%: install-15 install-%
-	PG_NEW_CONFIG=$(call pg_config,$*) scripts/test-upgrade.sh
+	$(call with_pg,15) PG_NEW_CONFIG=$(call pg_config,$*) PG_FLAKE_SERVERS_PORT=25495 \
+		PG_FLAKE_SERVERS_DATA=$(PG_FLAKE_TMP)/pgf-upgrade-$* scripts/test-servers.sh upgrade
 
 ## test-long: the long-running tests, not part of `make test`, against every version in
 ## PG_VERSIONS (about 8 minutes per version): test-long-V (pgbench load, 32 clients x 60 s,
