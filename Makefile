@@ -23,18 +23,18 @@
 #   make run            25429           25428           25426           RUN_PORT - (V - 15)
 #   test-sql, shared    25430           25432           25436           PG_FLAKE_TEST_PORT + 2 (V - 15)
 #   test-sql, backend   25431           25433           25437           the next port
-#   test-long           25460-25464     25465-25469     25475-25479     PG_FLAKE_LONG_PORT + 5 (V - 15), five ports
+#   test-long           25460-25464     25465-25469     25475-25479     25460 + 5 (V - 15), five ports
 #   test-clock          25580-25581     25582-25583     25586-25587     PG_FLAKE_CLOCK_PORT + 2 (V - 15), two ports
 #   test-citus          25590-25592     25593-25595     25599-25601     PG_FLAKE_SERVERS_PORT = 25590 + 3 (V - 15), three ports
 #   test-package        25480                                           (PostgreSQL 15 only)
-#   test-upgrade        25495           25496           25496           PG_FLAKE_UPGRADE_PORT (15), the next (the later version)
+#   test-upgrade        25495           25496           25496           25495 (15), the next (the later version)
 #   test-servers        25500-25519     25520-25539     25560-25579     PG_FLAKE_SERVERS_PORT + 20 (V - 15), twenty ports
 #   bench               25440           25441           25443           PG_FLAKE_BENCH_PORT + (V - 15)
 # cargo pgrx test: pgrx 0.18.1 binds a free port itself (in the ephemeral
 # range; it has no setting for it). Data directories: .run/pg<V>
 # (make run); $(PG_FLAKE_TMP)/pg_flake-test-<V>[-backend],
-# pg_flake-long-<V>-<server>, pg_flake-pgrx-test-data/<V>-<pid> and
-# pgf-upgrade/pg15, pg<V> (tests), pg_flake-bench-<V> (bench).
+# pg_flake-long-<V>/<test>/<server>, pg_flake-pgrx-test-data/<V>-<pid> and
+# pgf-upgrade-<V>/*/pg15, pg<V> (tests), pg_flake-bench-<V> (bench).
 
 PG_VERSIONS  ?= 15 16 18
 PG           ?= 15
@@ -136,17 +136,19 @@ test-sql-%: install-%
 ## --link into a fresh V cluster, the marks (pg_flake/) copied, then on V: the same rows,
 ## amcheck on every btree, hash/BRIN lookups against sequential scans, on 18 the documented
 ## skip-support snippet and skip scans, generation above the old IDs with the clock
-## behind, ANALYZE, REINDEX; on 127.0.0.1:25495-25496 (scripts/test-upgrade.sh). Part of
-## `make test`; test-upgrade-V for one target version.
+## behind, ANALYZE, REINDEX; on 127.0.0.1:25495-25496 (tests/servers/upgrade, run by
+## scripts/test-servers.sh with 15's PG_BIN). Part of `make test`; test-upgrade-V for one
+## target version.
 test-upgrade: $(UPGRADE_TARGETS)
 test-upgrade-%: install-15 install-%
-	PG_NEW_CONFIG=$(call pg_config,$*) scripts/test-upgrade.sh
+	$(call with_pg,15) PG_NEW_CONFIG=$(call pg_config,$*) PG_FLAKE_SERVERS_PORT=25495 \
+		PG_FLAKE_SERVERS_DATA=$(PG_FLAKE_TMP)/pgf-upgrade-$* scripts/test-servers.sh upgrade
 
 ## test-long: the long-running tests, not part of `make test`, against every version in
 ## PG_VERSIONS (about 8 minutes per version): test-long-V (pgbench load, 32 clients x 60 s,
 ## every generator; node settings across servers with logical replication:
-## scripts/test-long.sh), test-clock-V, test-citus-V (skips without an installed Citus),
-## and, for PostgreSQL 15, test-package.
+## tests/servers/load, run by scripts/test-servers.sh), test-clock-V, test-citus-V (skips
+## without an installed Citus), and, for PostgreSQL 15, test-package.
 test-long: $(addprefix test-long-all-,$(PG_VERSIONS))
 # One version's long suites, one after the other; `make -j3 test-long` (CI)
 # runs the versions side by side: each has its own ports and data
@@ -154,7 +156,8 @@ test-long: $(addprefix test-long-all-,$(PG_VERSIONS))
 test-long-all-%:
 	$(MAKE) --no-print-directory -j1 test-long-$* test-clock-$* test-servers-$* test-citus-$* $(if $(filter 15,$*),test-package)
 test-long-%: install-%
-	$(call with_pg,$*) scripts/test-long.sh
+	$(call with_pg,$*) PG_FLAKE_SERVERS_PORT=$$((25460 + 5 * ($* - 15))) \
+		PG_FLAKE_SERVERS_DATA=$(PG_FLAKE_TMP)/pg_flake-long-$* scripts/test-servers.sh load
 
 ## test-clock: durable marks, logical time and node identity against servers whose clocks
 ## libfaketime moves (about 2 minutes), not part of `make test`: restarts and a crash with the

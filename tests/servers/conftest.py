@@ -88,14 +88,15 @@ def pytest_runtest_makereport(item, call):
 
 @pytest.fixture
 def servers(request):
-    """``servers(name)``: a Server on the next free port of this test, in
-    ``DATA_ROOT/<test>/<name>``. Every one is stopped at the end; the data
+    """``servers(name[, bin])``: a Server on the next free port of this test,
+    in ``DATA_ROOT/<test>/<name>``, of the PostgreSQL whose programs are in
+    ``bin`` (default ``PG_BIN``). Every one is stopped at the end; the data
     directories are removed unless the test failed."""
     made: list[Server] = []
     root = DATA_ROOT / request.node.name.replace("[", "-").replace("]", "")
 
-    def make(name: str) -> Server:
-        server = Server(name, BASE_PORT + len(made), root)
+    def make(name: str, bin: Path | None = None) -> Server:
+        server = Server(name, BASE_PORT + len(made), root, bin)
         made.append(server)
         return server
 

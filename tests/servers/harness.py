@@ -1,7 +1,8 @@
 """Real PostgreSQL servers for the multi-server tests, in the manner of
 PostgreSQL's own ``PostgreSQL::Test::Cluster``: a :class:`Server` is a data
 directory and a port on 127.0.0.1, run by the ``postgres`` user with the
-programs of one PostgreSQL version (``PG_BIN``). Tests start, stop, kill -9,
+programs of one PostgreSQL version (``PG_BIN``, or the ``bin`` given to a
+:class:`Server`: ``make test-upgrade`` runs two versions). Tests start, stop, kill -9,
 clone (``pg_basebackup``), promote and move the clock of servers, and talk
 to them over real connections (psycopg) on loopback.
 
@@ -44,21 +45,25 @@ def as_postgres(*args: str, env: dict | None = None, check: bool = True, **kw):
     )
 
 
-def major_version() -> int:
+def major_version(bin: Path = PG_BIN) -> int:
+    """The major version of the PostgreSQL whose programs are in ``bin``."""
     out = subprocess.run(
-        [str(PG_BIN / "pg_config"), "--version"], check=True, capture_output=True, text=True
+        [str(Path(bin) / "pg_config"), "--version"], check=True, capture_output=True, text=True
     ).stdout
     return int(re.match(r"PostgreSQL (\d+)", out).group(1))
 
 
 class Server:
     """One server: ``Server(name, port, root)`` keeps its data in
-    ``root/name``; nothing exists until :meth:`init` or :meth:`clone_of`."""
+    ``root/name``; nothing exists until :meth:`init` or :meth:`clone_of`.
+    ``bin``: the directory of its PostgreSQL's programs (default ``PG_BIN``;
+    another version's for ``pg_upgrade``)."""
 
-    def __init__(self, name: str, port: int, root: Path):
+    def __init__(self, name: str, port: int, root: Path, bin: Path | None = None):
         self.name = name
         self.port = port
         self.data = Path(root) / name
+        self.bin = Path(bin) if bin else PG_BIN
         # libfaketime's timestamp file: writing an offset into it moves the
         # running server's real-time clock (set_clock).
         self.clock_file = Path(root) / f"{name}.faketime"
@@ -68,12 +73,13 @@ class Server:
 
     # --- making ---------------------------------------------------------
 
-    def init(self, *conf: str, preload: bool = True) -> Server:
-        """A fresh data directory (initdb), configured with ``conf`` and,
-        with ``preload``, pg_flake in shared_preload_libraries."""
+    def init(self, *conf: str, preload: bool = True, initdb_args: tuple = ()) -> Server:
+        """A fresh data directory (initdb, with ``initdb_args`` added),
+        configured with ``conf`` and, with ``preload``, pg_flake in
+        shared_preload_libraries."""
         self.make_data_directory()
         as_postgres(
-            PG_BIN / "initdb",
+            self.bin / "initdb",
             "-D",
             self.data,
             "-U",
@@ -82,6 +88,7 @@ class Server:
             "-E",
             "UTF8",
             "--locale=C.UTF-8",
+            *initdb_args,
         )
         lines = list(COMMON_CONF)
         if preload:
@@ -113,7 +120,7 @@ class Server:
         ]
         if standby:
             args.append("-R")
-        as_postgres(PG_BIN / "pg_basebackup", *args)
+        as_postgres(self.bin / "pg_basebackup", *args)
         (self.data / "server.log").unlink(missing_ok=True)
         self.append_conf(*conf)
         return self
@@ -154,7 +161,9 @@ class Server:
         }
 
     def pg_ctl(self, *args: str, check: bool = True):
-        return as_postgres(PG_BIN / "pg_ctl", "-D", self.data, *args, env=self._env(), check=check)
+        return as_postgres(
+            self.bin / "pg_ctl", "-D", self.data, *args, env=self._env(), check=check
+        )
 
     def start(self, check: bool = True) -> bool:
         """Starts the server; with ``check``, raises if it does not come up.
@@ -230,6 +239,19 @@ class Server:
         self.sql(f"CREATE DATABASE {dbname}")
         self.sql("CREATE EXTENSION pg_flake", dbname=dbname)
 
+    def table(self, query: str, params=None, dbname: str = "postgres") -> list[str]:
+        """The rows of one statement as aligned lines under a header of its
+        column names, as psql prints them (for ``figures``)."""
+        with self.connect(dbname) as conn:
+            cur = conn.execute(query, params)
+            names = [c.name for c in cur.description]
+            rows = [["" if v is None else str(v) for v in row] for row in cur.fetchall()]
+        widths = [max(len(x) for x in column) for column in zip(names, *rows)]
+        return [
+            " | ".join(x.ljust(w) for x, w in zip(line, widths)).rstrip()
+            for line in (names, ["-" * w for w in widths], *rows)
+        ]
+
     def value(self, query: str, params=None, dbname: str = "postgres"):
         rows = self.sql(query, params, dbname)
         return rows[0][0] if rows else None
@@ -261,6 +283,14 @@ class Server:
 
     def log_tail(self, lines: int = 30) -> str:
         return "\n".join(self.log().splitlines()[-lines:])
+
+    def errors_by_sqlstate(self) -> str:
+        """The log's ERROR/FATAL/PANIC lines counted by SQLSTATE and level
+        ("57P01 FATAL 3, …"), or "none"."""
+        counts: dict[str, int] = {}
+        for sqlstate, level, _ in self.log_errors():
+            counts[f"{sqlstate} {level}"] = counts.get(f"{sqlstate} {level}", 0) + 1
+        return ", ".join(f"{k} {n}" for k, n in sorted(counts.items())) or "none"
 
     def log_errors(self) -> list[tuple[str, str, str]]:
         """(SQLSTATE, level, message) of every ERROR, FATAL and PANIC line."""

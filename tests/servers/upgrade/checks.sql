@@ -1,4 +1,4 @@
--- Functions of scripts/test-upgrade.sh (pg_upgrade from PostgreSQL 15 to
+-- Functions of test_pg_upgrade.py (pg_upgrade from PostgreSQL 15 to
 -- 18), loaded into each of its sessions as temporary functions: the test's
 -- own machinery stays out of the database that is upgraded.
 
