@@ -188,7 +188,7 @@ test-servers-%: install-%
 ## version V.
 test-citus: test-citus-$(PG)
 test-citus-%: install-%
-	$(call with_pg,$*) PG_FLAKE_SERVERS_PORT=$$((25590 + 3 * ($* - 15))) PG_FLAKE_SERVERS_DATA=/tmp/pgf-citus-$* scripts/test-servers.sh citus
+	$(call with_pg,$*) PG_FLAKE_SERVERS_PORT=$$((25590 + 3 * ($* - 15))) PG_FLAKE_SERVERS_DATA=$(PG_FLAKE_TMP)/pgf-citus-$* scripts/test-servers.sh citus
 
 ## test-package: builds the Debian package (make package, PostgreSQL 15), installs it with
 ## apt into the machine's PostgreSQL 15 and runs CREATE EXTENSION and the regression suite
