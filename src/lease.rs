@@ -17,7 +17,7 @@ use pgrx::prelude::*;
 /// server's own node for it lies in the range (it would generate the IDs
 /// a lease holder makes). Declared in `sql/leases.sql` (EXECUTE revoked
 /// from PUBLIC), hence `sql = false`.
-#[pg_extern(volatile, parallel_unsafe, sql = false)]
+#[pg_extern(sql = false)]
 fn pg_flake_lease_range(
     format: &str,
 ) -> TableIterator<

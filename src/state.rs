@@ -120,7 +120,7 @@ fn generator_state() -> TableIterator<
 /// symbol with 13 OUT columns: a database made at 0.1.0 keeps it until
 /// `ALTER EXTENSION pg_flake UPDATE` (docs/operations.md "Versions").
 #[allow(clippy::type_complexity)]
-#[pg_extern(volatile, parallel_safe, sql = false)]
+#[pg_extern(sql = false)]
 fn pg_flake_generator_state() -> TableIterator<
     'static,
     (
