@@ -1,7 +1,7 @@
 # shellcheck shell=bash
-# What the tests with several servers share (test-long.sh, test-clock.sh,
-# test-citus.sh): sourced after the script has set DATA, the prefix of its
-# servers' data directories ($DATA-<name>). Every server logs with
+# What the tests with several servers share (test-long.sh, test-citus.sh):
+# sourced after the script has set DATA, the prefix of its servers' data
+# directories ($DATA-<name>). Every server logs with
 # log_line_prefix = '%m [%p] %e ', so the fifth field of a log line is its
 # SQLSTATE and the sixth its level.
 
