@@ -285,7 +285,7 @@ class Server:
             time.sleep(0.1)
         raise TimeoutError(f"{self.name}: not true after {timeout} s: {query}")
 
-    def pgbench(self, *args, dbname: str = "postgres", cwd=None) -> subprocess.Popen:
+    def pgbench(self, *args, dbname: str = "postgres") -> subprocess.Popen:
         """PG_BIN's pgbench against this server (``-n``: no vacuum of
         pgbench's own tables), started in the background with ``args``;
         ``.communicate()`` waits for it and gives (stdout, stderr)."""
@@ -295,7 +295,6 @@ class Server:
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
-            cwd=cwd,
         )
 
     def wait_for_replay(self, standby: Server) -> None:

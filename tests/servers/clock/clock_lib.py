@@ -60,7 +60,7 @@ RANDOM_GENERATORS = [
 def state_mode(mode: str, pg_major: int) -> str:
     """The generators' mode as pg_flake_generator_state() says it: without
     preloading, PostgreSQL 17+ keeps the shared state in a DSM segment
-    (docs/operations.md), 15 and 16 per backend."""
+    (docs/operations.md "Shared mode"), 15 and 16 per backend."""
     return "shared" if mode == "preloaded" or pg_major >= 17 else "backend"
 
 
