@@ -88,3 +88,5 @@ def servers(request):
     if not getattr(request.node, "test_failed", False):
         for server in made:
             server.remove()
+        if root.is_dir() and not any(root.iterdir()):
+            root.rmdir()
