@@ -24,7 +24,7 @@
 #   test-sql, shared    25430           25432           25436           PG_FLAKE_TEST_PORT + 2 (V - 15)
 #   test-sql, backend   25431           25433           25437           the next port
 #   test-long           25460-25464     25465-25469     25475-25479     25460 + 5 (V - 15), five ports
-#   test-clock          25580-25581     25582-25583     25586-25587     PG_FLAKE_CLOCK_PORT + 2 (V - 15), two ports
+#   test-clock          25580-25581     25582-25583     25586-25587     PG_FLAKE_SERVERS_PORT = 25580 + 2 (V - 15), two ports
 #   test-citus          25590-25592     25593-25595     25599-25601     PG_FLAKE_SERVERS_PORT = 25590 + 3 (V - 15), three ports
 #   test-package        25480                                           (PostgreSQL 15 only)
 #   test-upgrade        25495           25496           25496           25495 (15), the next (the later version)
@@ -164,10 +164,13 @@ test-long-%: install-%
 ## clock behind, two databases, failover to a standby 10 s behind (asynchronous and
 ## synchronous), the bound pg_flake.max_clock_lag, and live steps of the clock while 6
 ## sessions generate; each preloaded and not, on 127.0.0.1:25580-25581 (15; see the ports
-## above) (scripts/test-clock.sh), against the version PG; test-clock-V against version V.
+## above) (tests/servers/clock, pytest on the harness of test-servers), against the version
+## PG; test-clock-V against version V. Some parts only: pytest's -k on the part names
+## (restart, crash, databases, failover, bound, step; modes preloaded, plain), e.g.
+## `PG_BIN=... scripts/test-servers.sh clock -k "restart or step"`.
 test-clock: test-clock-$(PG)
 test-clock-%: install-%
-	$(call with_pg,$*) scripts/test-clock.sh
+	$(call with_pg,$*) PG_FLAKE_SERVERS_PORT=$$((25580 + 2 * ($* - 15))) PG_FLAKE_SERVERS_DATA=/tmp/pgf-clock-$* scripts/test-servers.sh clock
 
 ## test-servers: the multi-server tests in tests/servers (pytest on one harness,
 ## tests/servers/harness.py): standbys cloned from a configured primary, synchronous

@@ -106,6 +106,8 @@ def servers(request):
     if not getattr(request.node, "test_failed", False):
         for server in made:
             server.remove()
+        if root.is_dir() and not any(root.iterdir()):
+            root.rmdir()
 
 
 @pytest.fixture(scope="module")

@@ -205,6 +205,41 @@ class Server:
             time.sleep(0.05)
         (self.data / "postmaster.pid").unlink(missing_ok=True)
 
+    def kill9_children(self) -> int:
+        """SIGKILL to every child of the postmaster (backends, checkpointer,
+        WAL writer, ...), not to the postmaster: it sees them crash, runs
+        crash recovery and goes on. Returns how many were killed."""
+        killed = 0
+        for pid in self.child_pids():
+            try:
+                os.kill(pid, signal.SIGKILL)
+                killed += 1
+            except ProcessLookupError:
+                pass
+        return killed
+
+    def kill_machine(self) -> None:
+        """The whole server dies at once, as with its machine: every process
+        frozen (SIGSTOP), then killed; its System V shared memory removed.
+        The data directory stays as it was (no restart is meant to follow)."""
+        pids = [self.postmaster_pid(), *self.child_pids()]
+        for sig in (signal.SIGSTOP, signal.SIGKILL):
+            for pid in pids:
+                try:
+                    os.kill(pid, sig)
+                except ProcessLookupError:
+                    pass
+        # postmaster.pid's line 7: the shared memory key and ID.
+        lines = (self.data / "postmaster.pid").read_text().split("\n")
+        if len(lines) > 6 and len(lines[6].split()) == 2:
+            subprocess.run(["ipcrm", "-m", lines[6].split()[1]], capture_output=True)
+
+    def child_pids(self) -> list[int]:
+        found = subprocess.run(
+            ["pgrep", "-P", str(self.postmaster_pid())], capture_output=True, text=True
+        )
+        return [int(pid) for pid in found.stdout.split()]
+
     def promote(self) -> None:
         self.pg_ctl("-w", "promote")
 
@@ -212,8 +247,12 @@ class Server:
         """Moves the server's real-time clock to ``offset_seconds`` from the
         machine's; takes effect at once on a server started with a moved
         clock, else from the next (re)start."""
-        self.clock_file.write_text(f"{offset_seconds:+f}s\n")
-        os.chmod(self.clock_file, 0o644)
+        # Written aside and renamed into place: a running server reads the
+        # file at every clock reading and must never see it half written.
+        written = self.clock_file.with_name(self.clock_file.name + ".new")
+        written.write_text(f"{offset_seconds:+f}s\n")
+        os.chmod(written, 0o644)
+        os.replace(written, self.clock_file)
         self.clock_moved = True
 
     # --- talking ----------------------------------------------------------
@@ -268,6 +307,18 @@ class Server:
             time.sleep(0.1)
         raise TimeoutError(f"{self.name}: not true after {timeout} s: {query}")
 
+    def pgbench(self, *args, dbname: str = "postgres") -> subprocess.Popen:
+        """PG_BIN's pgbench against this server (``-n``: no vacuum of
+        pgbench's own tables), started in the background with ``args``;
+        ``.communicate()`` waits for it and gives (stdout, stderr)."""
+        command = [PG_BIN / "pgbench", "-n", "-h", "127.0.0.1", "-p", self.port, "-U", "postgres"]
+        return subprocess.Popen(
+            [str(a) for a in (*command, *args, dbname)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+
     def wait_for_replay(self, standby: Server) -> None:
         """Waits until ``standby`` has replayed everything this primary wrote."""
         lsn = self.value("SELECT pg_current_wal_lsn()")
@@ -301,3 +352,37 @@ class Server:
             if len(parts) == 7 and parts[5] in ("ERROR:", "FATAL:", "PANIC:"):
                 found.append((parts[4], parts[5].rstrip(":"), parts[6].lstrip()))
         return found
+
+    def errors_by_sqlstate(self) -> dict[tuple[str, str], int]:
+        """How many ERROR, FATAL and PANIC lines the log has, by (SQLSTATE, level)."""
+        counted: dict[tuple[str, str], int] = {}
+        for state, level, _ in self.log_errors():
+            counted[(state, level)] = counted.get((state, level), 0) + 1
+        return counted
+
+    def unexpected_log_errors(self, *allowed: str, limit: int = 10) -> list[str]:
+        """The log's ERROR, FATAL and PANIC lines but of the SQLSTATEs in
+        ``allowed`` (those a test provokes; a PANIC is never allowed), the
+        first ``limit`` of them each with the lines that follow it (DETAIL,
+        CONTEXT, STATEMENT, continuation lines): what a failed check shows."""
+        shown: list[str] = []
+        count = 0
+        following = False
+        for line in self.log().splitlines():
+            parts = line.split(" ", 6)
+            level = parts[5] if len(parts) == 7 else ""
+            if level in ("ERROR:", "FATAL:", "PANIC:") and (
+                parts[4] not in allowed or level == "PANIC:"
+            ):
+                count += 1
+                following = count <= limit
+                if following:
+                    shown.append(line)
+            elif following and (
+                level in ("DETAIL:", "HINT:", "CONTEXT:", "STATEMENT:", "QUERY:")
+                or not re.match(r"\d{4}-", line)
+            ):
+                shown.append(line)
+            else:
+                following = False
+        return shown
