@@ -353,13 +353,6 @@ class Server:
                 found.append((parts[4], parts[5].rstrip(":"), parts[6].lstrip()))
         return found
 
-    def errors_by_sqlstate(self) -> dict[tuple[str, str], int]:
-        """How many ERROR, FATAL and PANIC lines the log has, by (SQLSTATE, level)."""
-        counted: dict[tuple[str, str], int] = {}
-        for state, level, _ in self.log_errors():
-            counted[(state, level)] = counted.get((state, level), 0) + 1
-        return counted
-
     def unexpected_log_errors(self, *allowed: str, limit: int = 10) -> list[str]:
         """The log's ERROR, FATAL and PANIC lines but of the SQLSTATEs in
         ``allowed`` (those a test provokes; a PANIC is never allowed), the

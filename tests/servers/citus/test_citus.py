@@ -769,21 +769,11 @@ def test_kuid64_insert_select_refused(kuid64, figures):
 # --- the servers' logs ---------------------------------------------------------
 
 
-def errors_by_sqlstate(server: Server) -> str:
-    """The ERROR/FATAL/PANIC lines of a server's log counted by SQLSTATE, on
-    one line ("57P01 FATAL: 3,…"), or "none"."""
-    counts: dict[str, int] = {}
-    for code, level, _ in server.log_errors():
-        key = f"{code} {level}:"
-        counts[key] = counts.get(key, 0) + 1
-    return ",".join(f"{k} {n}" for k, n in sorted(counts.items())) or "none"
-
-
 def test_no_unique_violation_in_any_log(joined, kuid64, figures):
     """After every step: no unique_violation (23505) in any server's log."""
     servers = joined.cluster.servers
     for s in SERVERS:
-        figures(f"{s}: server errors by SQLSTATE: {errors_by_sqlstate(servers[s])}")
+        figures(f"{s}: server errors by SQLSTATE: {servers[s].errors_by_sqlstate()}")
     duplicates = [
         (s, message)
         for s in SERVERS
