@@ -115,6 +115,7 @@ lint: prereqs-15
 	cargo clippy --workspace --all-targets -- -D warnings
 	cargo clippy -p flake-core --all-targets --all-features -- -D warnings
 	RUSTDOCFLAGS="-D rustdoc::broken_intra_doc_links" cargo doc -p flake-core --no-deps --all-features
+	RUSTDOCFLAGS="-D rustdoc::broken_intra_doc_links" cargo doc -p pg_flake --no-deps
 
 test-core:
 	cargo test -p flake-core --all-features
