@@ -3,8 +3,9 @@
 # PG_FLAKE_TEST_DSN (libpq's key=value form), which is created with pg_flake
 # if missing. The recipes drop and create pg_flake in it: use a database of
 # its own. Installs what is missing first (as root, on Debian 12): Node.js
-# and npm, a JDK and pgjdbc from Debian, the node packages from
-# clients/node/package-lock.json. Runs all three and fails if any failed.
+# and npm, a JDK and pgjdbc from Debian, Go and pgx v4 from Debian (built in
+# GOPATH mode, no module proxy), the node packages from
+# clients/node/package-lock.json. Runs all four and fails if any failed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 : "${PG_FLAKE_TEST_DSN:?set PG_FLAKE_TEST_DSN, e.g. host=127.0.0.1 port=25430 user=postgres dbname=flake_clients}"
@@ -16,6 +17,8 @@ command -v node >/dev/null || missing+=(nodejs)
 command -v npm >/dev/null || missing+=(npm)
 command -v javac >/dev/null || missing+=(default-jdk-headless)
 [ -f "${PGJDBC_JAR:-/usr/share/java/postgresql.jar}" ] || missing+=(libpostgresql-jdbc-java)
+command -v go >/dev/null || missing+=(golang-go)
+[ -d /usr/share/gocode/src/github.com/jackc/pgx/v4 ] || missing+=(golang-github-jackc-pgx-v4-dev)
 if [ ${#missing[@]} -gt 0 ]; then
     scripts/apt-install.sh test-clients "${missing[@]}"
 fi
@@ -46,8 +49,9 @@ run() {
 run node node clients/node/recipe.js
 run java clients/java/run.sh
 run rust clients/rust/target/debug/pg-flake-client-rust
+run go clients/go/run.sh
 if [ ${#failed[@]} -gt 0 ]; then
     echo "test-clients: FAILED: ${failed[*]}" >&2
     exit 1
 fi
-echo "test-clients: node, java and rust recipes passed"
+echo "test-clients: node, java, rust and go recipes passed"
