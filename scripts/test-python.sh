@@ -4,7 +4,7 @@
 #   PG_FLAKE_TEST_DSN='host=127.0.0.1 port=25430 user=postgres dbname=flake_test' \
 #       scripts/test-python.sh [PYTEST_ARGS...]
 # Creates the virtual environment python/.venv on first use and installs
-# ./python[psycopg,asyncpg,sqlalchemy,test] with the pinned versions of
+# ./python[psycopg,psycopg2,asyncpg,sqlalchemy,django,test] with the pinned versions of
 # python/tests/constraints.txt, again only when the package or the pins
 # changed, so later runs take seconds. Idempotent; needs python3 (3.9 or
 # later) and, on Debian, installs python3-venv if it is missing.
@@ -30,8 +30,8 @@ sources=$(find python/pyproject.toml python/README.md python/tests/constraints.t
     -type f \( -name '*.py' -o -name '*.toml' -o -name '*.txt' -o -name '*.md' -o -name py.typed \) | sort)
 stamp=$(cat $sources | sha256sum | cut -d' ' -f1)
 if [ "$stamp" != "$(cat "$VENV/pg_flake-installed" 2>/dev/null)" ]; then
-    echo "test-python: installing ./python[psycopg,asyncpg,sqlalchemy,test] into $VENV"
-    "$VENV/bin/pip" install -q -c python/tests/constraints.txt "./python[psycopg,asyncpg,sqlalchemy,test]"
+    echo "test-python: installing ./python[psycopg,psycopg2,asyncpg,sqlalchemy,django,test] into $VENV"
+    "$VENV/bin/pip" install -q -c python/tests/constraints.txt "./python[psycopg,psycopg2,asyncpg,sqlalchemy,django,test]"
     # setuptools builds in the source tree; a stale build/ would ship deleted modules next time.
     rm -rf python/build python/pg_flake.egg-info
     echo "$stamp" > "$VENV/pg_flake-installed"
@@ -42,5 +42,10 @@ cd python
 .venv/bin/ruff check --quiet pg_flake tests
 .venv/bin/ruff format --quiet --check pg_flake tests
 # The console script, not `python -m pytest`: the tests import the installed
-# package, not the source tree.
-exec .venv/bin/pytest -p no:cacheprovider -q "$@"
+# package, not the source tree. Django's backend uses psycopg 3 when it is
+# installed; the Django tests run once more on psycopg2 (the test project's
+# settings hide psycopg 3 then), unless pytest arguments chose the tests.
+.venv/bin/pytest -p no:cacheprovider -q "$@"
+if [ $# -eq 0 ]; then
+    PG_FLAKE_DJANGO_DRIVER=psycopg2 .venv/bin/pytest -p no:cacheprovider -q tests/django_project
+fi

@@ -2,10 +2,10 @@
 
 One class per native SQL type (``Sno``, ``Siq``, ``DistributedId``,
 ``FlaxId``, ``Kuid96``), functions for the ``bigint`` formats (kuid64,
-Snowflake), and driver integrations in ``pg_flake.psycopg``,
-``pg_flake.asyncpg`` and ``pg_flake.sqlalchemy``. Every value is byte-exact
-with the extension: ``bytes(x)`` is what PostgreSQL stores and sends in
-binary, ``str(x)`` its canonical text.
+Snowflake), and integrations in ``pg_flake.psycopg``, ``pg_flake.psycopg2``,
+``pg_flake.asyncpg``, ``pg_flake.sqlalchemy`` and ``pg_flake.django``. Every
+value is byte-exact with the extension: ``bytes(x)`` is what PostgreSQL stores
+and sends in binary, ``str(x)`` its canonical text.
 """
 
 from ._base import FlakeError, FlakeId
