@@ -153,4 +153,4 @@ class FlakeTypes {
   }
 }
 
-module.exports = { FlakeId, Sno, FlakeTypes, BinaryResultCorrupted, TYPE_NAMES, TYPE_LENGTHS }
+module.exports = { FlakeId, Sno, FlakeTypes, BinaryResultCorrupted, fromText, TYPE_NAMES, TYPE_LENGTHS }

@@ -8,42 +8,12 @@ const assert = require('node:assert/strict')
 const pg = require('pg')
 const { FlakeId, Sno, FlakeTypes, BinaryResultCorrupted } = require('./flake-types')
 
-// libpq's key=value form, which node-postgres does not read itself.
-function parseDsn (dsn) {
-  const config = {}
-  const names = { host: 'host', port: 'port', user: 'user', dbname: 'database', password: 'password' }
-  const re = /\s*(\w+)\s*=\s*('((?:[^'\\]|\\.)*)'|\S*)/g
-  let m
-  while ((m = re.exec(dsn)) !== null) {
-    if (!names[m[1]]) throw new Error(`PG_FLAKE_TEST_DSN: unsupported key ${m[1]}`)
-    config[names[m[1]]] = m[3] !== undefined ? m[3].replace(/\\(.)/g, '$1') : m[2]
-  }
-  return config
-}
+const { testConfig, EXAMPLES, checks } = require('./harness')
 
-// One value of each native type, from the examples of docs/sql-reference.md.
-const EXAMPLES = {
-  sno: 'brpk4q72xwf2m63l',
-  siq: 'crxckuyagku7racaaacmgzymuoabo',
-  distributed_id: '1088824355131185736905670087',
-  flaxid: '17cQYV3E6XowHpdd',
-  kuid96: '.5.tXa0xODNvPN.0'
-}
-
-const results = []
-async function check (name, body) {
-  try {
-    const shown = await body()
-    results.push(true)
-    console.log(`ok   ${name}${shown ? ': ' + shown : ''}`)
-  } catch (err) {
-    results.push(false)
-    console.log(`FAIL ${name}: ${err && err.stack ? err.stack : err}`)
-  }
-}
+const { check, summary } = checks()
 
 async function main () {
-  const config = parseDsn(process.env.PG_FLAKE_TEST_DSN || 'host=127.0.0.1 port=5432 user=postgres dbname=flake_clients')
+  const config = testConfig()
   const types = new FlakeTypes()
   const client = new pg.Client({ ...config, types })
   await client.connect()
@@ -202,9 +172,7 @@ async function main () {
   })
 
   await client.end()
-  const failed = results.filter(ok => !ok).length
-  console.log(`node: ${results.length - failed} of ${results.length} checks passed`)
-  process.exitCode = failed ? 1 : 0
+  summary('node')
 }
 
 main().catch((err) => {
