@@ -124,7 +124,7 @@ fn argument_missing(i: usize) -> ! {
 }
 
 /// Declares a version-1 C function and its `pg_finfo_` record; its SQL is in
-/// the format's `sql/<format>.sql`. The body runs under `#[pg_guard]`, so it
+/// the format's `sql/<format>.sql`. The body runs under [`guarded`], so it
 /// may raise ERRORs, and reads its arguments through a [`Call`]. The symbol
 /// is the name with `_wrapper` appended (the names pgrx gave the same
 /// functions in 0.1.0, which databases created then still refer to).
@@ -144,7 +144,6 @@ macro_rules! c_function {
     ) => {
         ::paste::paste! {
             $(#[$attr])*
-            #[::pgrx::pg_guard]
             #[no_mangle]
             pub unsafe extern "C-unwind" fn [<$name _wrapper>](
                 fcinfo: ::pgrx::pg_sys::FunctionCallInfo,
@@ -156,7 +155,7 @@ macro_rules! c_function {
                 };
                 // SAFETY: PostgreSQL calls this symbol as the function
                 // declared in the format's SQL file.
-                body(unsafe { $crate::c_function::Call::new(fcinfo) })
+                $crate::c_function::guarded(|| body(unsafe { $crate::c_function::Call::new(fcinfo) }))
             }
 
             $crate::c_function::finfo!([<$name _wrapper>]);
@@ -164,6 +163,37 @@ macro_rules! c_function {
     };
 }
 pub(crate) use c_function;
+
+/// Runs the body of a [`c_function!`]: what it raises (an ERROR, which pgrx
+/// carries as a panic, or any other panic) reaches PostgreSQL as under
+/// `#[pg_guard]`, through pgrx's own guard, which only the unwinding path
+/// enters. The returning path costs a landing pad, not pgrx's per-call
+/// entry (its thread check and guard frame, about 37 instructions of a
+/// generator's 500–650: docs/BENCHMARKS.md "Generation profile"); PostgreSQL
+/// calls these functions on its one thread, which the thread check exists to
+/// ensure.
+#[inline(always)]
+pub fn guarded(body: impl FnOnce() -> pg_sys::Datum) -> pg_sys::Datum {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(body)) {
+        Ok(datum) => datum,
+        Err(payload) => report_unwind(payload),
+    }
+}
+
+/// Hands a caught unwind to pgrx's guard, which reports it to PostgreSQL (an
+/// ERROR longjmps out of here; a Rust panic becomes an ERROR, XX000).
+#[cold]
+#[inline(never)]
+fn report_unwind(payload: Box<dyn std::any::Any + Send>) -> ! {
+    // SAFETY: called in a version-1 function's frame, as `#[pg_guard]`'s
+    // guard is; what the payload carries is reported, never returned.
+    unsafe {
+        pgrx::pg_sys::submodules::panic::pgrx_extern_c_guard(move || -> () {
+            std::panic::resume_unwind(payload)
+        })
+    };
+    unreachable!("pgrx's guard returned from a resumed unwind")
+}
 
 /// Includes `sql/<name>.sql` in the extension script, after the files it
 /// `requires`, and checks that every C symbol it names is a version-1
