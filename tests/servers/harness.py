@@ -18,6 +18,7 @@ import shutil
 import signal
 import subprocess
 import time
+from decimal import Decimal
 from pathlib import Path
 
 import psycopg
@@ -51,6 +52,45 @@ def major_version(bin: Path = PG_BIN) -> int:
         [str(Path(bin) / "pg_config"), "--version"], check=True, capture_output=True, text=True
     ).stdout
     return int(re.match(r"PostgreSQL (\d+)", out).group(1))
+
+
+def psql_text(value) -> str:
+    """A value as psql prints it."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "t" if value else "f"
+    return str(value)
+
+
+def aligned(names, rows) -> list[str]:
+    """Rows as psql prints them, for the figures: a header of the column
+    names, a rule, then the rows, numbers to the right, a value of several
+    lines on as many lines."""
+    split = [[psql_text(v).split("\n") for v in row] for row in rows]
+    widths = [len(name) for name in names]
+    for row in split:
+        widths = [max(w, *map(len, cell)) for w, cell in zip(widths, row)]
+
+    def line(cells, values=None):
+        numbers = [
+            isinstance(v, (int, float, Decimal)) and not isinstance(v, bool) for v in values or ()
+        ]
+        return " | ".join(
+            c.rjust(w) if number else c.ljust(w)
+            for c, w, number in zip(cells, widths, numbers or [False] * len(cells))
+        ).rstrip()
+
+    lines = [line(names), "-+-".join("-" * w for w in widths)]
+    for row, values in zip(split, rows):
+        for i in range(max(map(len, row), default=1)):
+            lines.append(line([cell[i] if i < len(cell) else "" for cell in row], values))
+    return lines
+
+
+def rows_of(cursor) -> list[str]:
+    """A statement's result (a cursor that ran it) as psql prints it."""
+    return aligned([column.name for column in cursor.description], cursor.fetchall())
 
 
 class Server:
@@ -279,17 +319,9 @@ class Server:
         self.sql("CREATE EXTENSION pg_flake", dbname=dbname)
 
     def table(self, query: str, params=None, dbname: str = "postgres") -> list[str]:
-        """The rows of one statement as aligned lines under a header of its
-        column names, as psql prints them (for ``figures``)."""
+        """The rows of one statement as psql prints them (:func:`aligned`)."""
         with self.connect(dbname) as conn:
-            cur = conn.execute(query, params)
-            names = [c.name for c in cur.description]
-            rows = [["" if v is None else str(v) for v in row] for row in cur.fetchall()]
-        widths = [max(len(x) for x in column) for column in zip(names, *rows)]
-        return [
-            " | ".join(x.ljust(w) for x, w in zip(line, widths)).rstrip()
-            for line in (names, ["-" * w for w in widths], *rows)
-        ]
+            return rows_of(conn.execute(query, params))
 
     def value(self, query: str, params=None, dbname: str = "postgres"):
         rows = self.sql(query, params, dbname)

@@ -48,7 +48,7 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from harness import PG_BIN, Server
+from harness import PG_BIN, Server, aligned, rows_of
 
 
 def citus_sharedir() -> str:
@@ -101,38 +101,6 @@ NODE_FIELDS = """SELECT sno_partition(sno_generate()) >> 8 AS sno,
 ORIGIN_DEFAULT = "DEFAULT current_setting('port')::int"
 
 
-def aligned(names, rows) -> list[str]:
-    """Rows as psql prints them (aligned; a value of several lines on as
-    many lines), for the figures."""
-    split = [[text(v).split("\n") for v in row] for row in rows]
-    widths = [len(name) for name in names]
-    for row in split:
-        widths = [max(w, *map(len, cell)) for w, cell in zip(widths, row)]
-
-    def line(values):
-        return " | ".join(v.ljust(w) for v, w in zip(values, widths)).rstrip()
-
-    lines = [line(names), "-+-".join("-" * w for w in widths)]
-    for row in split:
-        for i in range(max(map(len, row))):
-            lines.append(line([cell[i] if i < len(cell) else "" for cell in row]))
-    return lines
-
-
-def text(value) -> str:
-    """A value as psql prints it."""
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return "t" if value else "f"
-    return str(value)
-
-
-def table(cursor) -> list[str]:
-    """A query's result as psql prints it."""
-    return aligned([column.name for column in cursor.description], cursor.fetchall())
-
-
 def since(start: float) -> str:
     return f"{time.monotonic() - start:.1f}"
 
@@ -158,7 +126,7 @@ class Cluster:
 
     def table(self, name: str, query: str) -> list[str]:
         with self.servers[name].connect(DB) as conn:
-            return table(conn.execute(query))
+            return rows_of(conn.execute(query))
 
     def server_case(self, column: str) -> str:
         """SQL naming the server whose port ``column`` holds."""

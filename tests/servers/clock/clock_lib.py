@@ -14,12 +14,11 @@ import os
 import re
 import time
 from dataclasses import dataclass
-from decimal import Decimal
 from pathlib import Path
 
 import psycopg
 
-from harness import Server
+from harness import Server, aligned, rows_of
 
 DB = "flake_clock"
 MODES = ["preloaded", "plain"]
@@ -177,24 +176,14 @@ def check_log(server: Server, *allowed: str) -> None:
 
 
 def table(figures, cursor_or_rows, columns=None, indent: str = "    ") -> None:
-    """Rows as an aligned table of figures, as psql prints them."""
+    """A cursor's result, or ``rows`` under ``columns``, as figures aligned as
+    psql prints them (:func:`harness.aligned`)."""
     if columns is None:
-        columns = [c.name for c in cursor_or_rows.description]
-        rows = cursor_or_rows.fetchall()
+        lines = rows_of(cursor_or_rows)
     else:
-        rows = cursor_or_rows
-    cells = [["" if v is None else str(v) for v in row] for row in rows]
-    widths = [max([len(c)] + [len(r[i]) for r in cells]) for i, c in enumerate(columns)]
-    figures(indent + " | ".join(c.ljust(w) for c, w in zip(columns, widths)))
-    for row, values in zip(cells, rows):
-        # Numbers to the right, as psql aligns them.
-        figures(
-            indent
-            + " | ".join(
-                cell.rjust(w) if isinstance(v, (int, float, Decimal)) else cell.ljust(w)
-                for cell, v, w in zip(row, values, widths)
-            )
-        )
+        lines = aligned(columns, cursor_or_rows)
+    for line in lines:
+        figures(indent + line)
 
 
 # --- generation -----------------------------------------------------------
