@@ -86,49 +86,51 @@ def pytest_runtest_makereport(item, call):
     return report
 
 
+class ServerSet:
+    """The servers of one test (or module): ``make(name[, bin])`` gives a
+    Server on the next port from ``PG_FLAKE_SERVERS_PORT``, in
+    ``root/<name>``; ``close(keep)`` stops them all and, unless ``keep``,
+    removes their data directories (and ``root`` once empty)."""
+
+    def __init__(self, root: Path):
+        self.root = root
+        self.made: list[Server] = []
+
+    def make(self, name: str, bin: Path | None = None) -> Server:
+        server = Server(name, BASE_PORT + len(self.made), self.root, bin)
+        self.made.append(server)
+        return server
+
+    def close(self, keep: bool) -> None:
+        for server in self.made:
+            server.stop(mode="immediate", check=False)
+        if keep:
+            return
+        for server in self.made:
+            server.remove()
+        if self.root.is_dir() and not any(self.root.iterdir()):
+            self.root.rmdir()
+
+
 @pytest.fixture
 def servers(request):
     """``servers(name[, bin])``: a Server on the next free port of this test,
     in ``DATA_ROOT/<test>/<name>``, of the PostgreSQL whose programs are in
     ``bin`` (default ``PG_BIN``). Every one is stopped at the end; the data
     directories are removed unless the test failed."""
-    made: list[Server] = []
-    root = DATA_ROOT / request.node.name.replace("[", "-").replace("]", "")
-
-    def make(name: str, bin: Path | None = None) -> Server:
-        server = Server(name, BASE_PORT + len(made), root, bin)
-        made.append(server)
-        return server
-
-    yield make
-    for server in made:
-        server.stop(mode="immediate", check=False)
-    if not getattr(request.node, "test_failed", False):
-        for server in made:
-            server.remove()
-        if root.is_dir() and not any(root.iterdir()):
-            root.rmdir()
+    made = ServerSet(DATA_ROOT / request.node.name.replace("[", "-").replace("]", ""))
+    yield made.make
+    made.close(keep=getattr(request.node, "test_failed", False))
 
 
 @pytest.fixture(scope="module")
 def module_servers(request):
-    """``module_servers(name)``: as ``servers``, for a module whose tests
-    check one run step by step (``citus/``: one cluster, formed once): the
-    servers live until the module's last test, in ``DATA_ROOT/<module>/<name>``,
-    on the ports from ``PG_FLAKE_SERVERS_PORT`` on; their data directories
-    are kept if any test of the module failed."""
+    """``module_servers(name[, bin])``: as ``servers``, for a module whose
+    tests check one run step by step (``citus/``: one cluster, formed once):
+    the servers live until the module's last test, in
+    ``DATA_ROOT/<module>/<name>``; their data directories are kept if any
+    test of the module failed."""
     failed_before = request.session.testsfailed
-    made: list[Server] = []
-    root = DATA_ROOT / request.module.__name__
-
-    def make(name: str) -> Server:
-        server = Server(name, BASE_PORT + len(made), root)
-        made.append(server)
-        return server
-
-    yield make
-    for server in made:
-        server.stop(mode="immediate", check=False)
-    if request.session.testsfailed == failed_before:
-        for server in made:
-            server.remove()
+    made = ServerSet(DATA_ROOT / request.module.__name__)
+    yield made.make
+    made.close(keep=request.session.testsfailed != failed_before)
