@@ -28,12 +28,28 @@ pub unsafe fn key_arg<T: FlakeId>(fcinfo: pg_sys::FunctionCallInfo, i: usize) ->
 /// # Safety
 /// `fcinfo` must be a call of a strict function of two `T`s.
 #[inline(always)]
-pub unsafe fn pick<T: FlakeId>(fcinfo: pg_sys::FunctionCallInfo, larger: bool) -> pg_sys::Datum {
+unsafe fn pick<T: FlakeId>(fcinfo: pg_sys::FunctionCallInfo, larger: bool) -> pg_sys::Datum {
     unsafe {
         let (a, b) = (key_arg::<T>(fcinfo, 0), key_arg::<T>(fcinfo, 1));
         let first = if larger { a >= b } else { a <= b };
         arg(fcinfo, if first { 0 } else { 1 })
     }
+}
+
+/// `T_smaller`: the argument that sorts first.
+///
+/// # Safety
+/// As [`pick`].
+pub unsafe fn smaller<T: FlakeId>(fcinfo: pg_sys::FunctionCallInfo) -> pg_sys::Datum {
+    unsafe { pick::<T>(fcinfo, false) }
+}
+
+/// `T_larger`: the argument that sorts last.
+///
+/// # Safety
+/// As [`pick`].
+pub unsafe fn larger<T: FlakeId>(fcinfo: pg_sys::FunctionCallInfo) -> pg_sys::Datum {
+    unsafe { pick::<T>(fcinfo, true) }
 }
 
 /// `T_hash`: PostgreSQL's `hash_bytes` over the value's bytes.
@@ -90,60 +106,24 @@ pub unsafe fn minmax_multi_distance<T: FlakeId>(fcinfo: pg_sys::FunctionCallInfo
 /// `sql/<format>.sql`.
 macro_rules! compare_functions {
     ($core:ty, $sql:ident) => {
-        ::paste::paste! {
-            // Functions that cannot fail and touch only their arguments.
-            $crate::native_type::compare::compare_functions!(@plain $core, $sql,
-                _eq: |a, b| a == b,
-                _ne: |a, b| a != b,
-                _lt: |a, b| a < b,
-                _le: |a, b| a <= b,
-                _gt: |a, b| a > b,
-                _ge: |a, b| a >= b,
-                _cmp: |a, b| a.cmp(&b) as i32
-            );
-
-            #[no_mangle]
-            pub unsafe extern "C-unwind" fn [<$sql _smaller_wrapper>](
-                fcinfo: ::pgrx::pg_sys::FunctionCallInfo,
-            ) -> ::pgrx::pg_sys::Datum {
-                unsafe { $crate::native_type::compare::pick::<$core>(fcinfo, false) }
-            }
-
-            #[no_mangle]
-            pub unsafe extern "C-unwind" fn [<$sql _larger_wrapper>](
-                fcinfo: ::pgrx::pg_sys::FunctionCallInfo,
-            ) -> ::pgrx::pg_sys::Datum {
-                unsafe { $crate::native_type::compare::pick::<$core>(fcinfo, true) }
-            }
-
-            #[no_mangle]
-            pub unsafe extern "C-unwind" fn [<$sql _minmax_multi_distance_wrapper>](
-                fcinfo: ::pgrx::pg_sys::FunctionCallInfo,
-            ) -> ::pgrx::pg_sys::Datum {
-                unsafe { $crate::native_type::compare::minmax_multi_distance::<$core>(fcinfo) }
-            }
-
-            #[no_mangle]
-            pub unsafe extern "C-unwind" fn [<$sql _hash_wrapper>](
-                fcinfo: ::pgrx::pg_sys::FunctionCallInfo,
-            ) -> ::pgrx::pg_sys::Datum {
-                unsafe { $crate::native_type::compare::hash::<$core>(fcinfo) }
-            }
-
-            #[no_mangle]
-            pub unsafe extern "C-unwind" fn [<$sql _hash_extended_wrapper>](
-                fcinfo: ::pgrx::pg_sys::FunctionCallInfo,
-            ) -> ::pgrx::pg_sys::Datum {
-                unsafe { $crate::native_type::compare::hash_extended::<$core>(fcinfo) }
-            }
-
-            $crate::c_function::finfo!(
-                [<$sql _smaller_wrapper>] [<$sql _larger_wrapper>]
-                [<$sql _minmax_multi_distance_wrapper>]
-                [<$sql _hash_wrapper>] [<$sql _hash_extended_wrapper>]
-            );
-        }
+        $crate::native_type::compare::compare_functions!(@plain $core, $sql,
+            _eq: |a, b| a == b,
+            _ne: |a, b| a != b,
+            _lt: |a, b| a < b,
+            _le: |a, b| a <= b,
+            _gt: |a, b| a > b,
+            _ge: |a, b| a >= b,
+            _cmp: |a, b| a.cmp(&b) as i32
+        );
+        $crate::native_type::compare::compare_functions!(@calls $core, $sql,
+            _smaller => smaller,
+            _larger => larger,
+            _hash => hash,
+            _hash_extended => hash_extended,
+            _minmax_multi_distance => minmax_multi_distance
+        );
     };
+    // Comparisons of the two arguments' keys.
     (@plain $core:ty, $sql:ident, $($suffix:ident: |$a:ident, $b:ident| $body:expr),*) => {
         ::paste::paste! {
             $(
@@ -159,6 +139,23 @@ macro_rules! compare_functions {
                         )
                     };
                     ::pgrx::pg_sys::Datum::from($body)
+                }
+
+                $crate::c_function::finfo!([<$sql $suffix _wrapper>]);
+            )*
+        }
+    };
+    // The functions of this module, each called with the call's fcinfo.
+    (@calls $core:ty, $sql:ident, $($suffix:ident => $function:ident),*) => {
+        ::paste::paste! {
+            $(
+                #[no_mangle]
+                pub unsafe extern "C-unwind" fn [<$sql $suffix _wrapper>](
+                    fcinfo: ::pgrx::pg_sys::FunctionCallInfo,
+                ) -> ::pgrx::pg_sys::Datum {
+                    // SAFETY: PostgreSQL calls it as the function the type
+                    // section declares, whose arguments $function expects.
+                    unsafe { $crate::native_type::compare::$function::<$core>(fcinfo) }
                 }
 
                 $crate::c_function::finfo!([<$sql $suffix _wrapper>]);
