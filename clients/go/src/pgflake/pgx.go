@@ -252,26 +252,30 @@ func (c *codec[T, P]) DecodeBinary(_ *pgtype.ConnInfo, src []byte) error {
 	return nil
 }
 
-func (c *codec[T, P]) EncodeText(_ *pgtype.ConnInfo, buf []byte) ([]byte, error) {
+// encodable says whether the codec holds a value to encode: false and no
+// error for NULL (pgx sends NULL), an error for a refused or undefined value.
+func (c *codec[T, P]) encodable() (bool, error) {
 	switch {
 	case c.err != nil:
-		return nil, c.err
+		return false, c.err
 	case c.status == pgtype.Null:
-		return nil, nil
+		return false, nil
 	case c.status != pgtype.Present:
-		return nil, fmt.Errorf("pgflake: cannot encode an undefined %s", c.typeName())
+		return false, fmt.Errorf("pgflake: cannot encode an undefined %s", c.typeName())
+	}
+	return true, nil
+}
+
+func (c *codec[T, P]) EncodeText(_ *pgtype.ConnInfo, buf []byte) ([]byte, error) {
+	if ok, err := c.encodable(); !ok {
+		return nil, err
 	}
 	return append(buf, P(&c.id).String()...), nil
 }
 
 func (c *codec[T, P]) EncodeBinary(_ *pgtype.ConnInfo, buf []byte) ([]byte, error) {
-	switch {
-	case c.err != nil:
-		return nil, c.err
-	case c.status == pgtype.Null:
-		return nil, nil
-	case c.status != pgtype.Present:
-		return nil, fmt.Errorf("pgflake: cannot encode an undefined %s", c.typeName())
+	if ok, err := c.encodable(); !ok {
+		return nil, err
 	}
 	return append(buf, P(&c.id).Bytes()...), nil
 }
