@@ -167,7 +167,7 @@ test-long-%: install-%
 ## sessions generate; each preloaded and not, on 127.0.0.1:25580-25581 (15; see the ports
 ## above) (tests/servers/clock, pytest on the harness of test-servers), against the version
 ## PG; test-clock-V against version V. Some parts only: pytest's -k on the part names
-## (restart, crash, databases, failover, bound, step; modes preloaded, plain), e.g.
+## (restart, crash, databases, failover, bound, step, time; modes preloaded, plain), e.g.
 ## `PG_BIN=... scripts/test-servers.sh clock -k "restart or step"`.
 test-clock: test-clock-$(PG)
 test-clock-%: install-%

@@ -1,8 +1,16 @@
 //! The clock generators read in a backend: the real-time clock, with pauses
-//! that honour cancel requests and `statement_timeout`.
+//! that honour cancel requests and `statement_timeout`, and the latest time
+//! it can read told by the time-stamp counter (docs/guarantees.md "What an
+//! ID's time is").
 
-use flake_core::clock::{system_monotonic_nanos, system_now_nanos, Clock, PAUSE};
+use crate::backend_local::BackendLocal;
+use flake_core::clock::{system_monotonic_nanos, Clock, PAUSE};
+use flake_core::tsc::TscBound;
 use std::time::Duration;
+
+/// The backend's counter bound, one for all its generators: it learns the
+/// counter's rate once per backend.
+static TSC: BackendLocal<TscBound> = BackendLocal::new(TscBound::new());
 
 /// The real-time clock; a pause sleeps and then checks for interrupts.
 #[derive(Debug, Clone, Copy)]
@@ -34,7 +42,7 @@ impl Default for BackendClock {
 
 impl Clock for BackendClock {
     fn now_nanos(&mut self) -> i64 {
-        system_now_nanos()
+        TSC.with_borrow_mut(TscBound::read)
     }
     fn pause(&mut self) {
         std::thread::sleep(self.pause);
@@ -42,5 +50,9 @@ impl Clock for BackendClock {
     }
     fn monotonic_nanos(&mut self) -> Option<i64> {
         system_monotonic_nanos()
+    }
+    #[inline]
+    fn latest_nanos(&mut self) -> Option<i64> {
+        TSC.with_borrow(TscBound::latest)
     }
 }

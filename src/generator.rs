@@ -86,11 +86,11 @@ pub fn define_settings() {
 }
 
 fn max_lead_nanos() -> i64 {
-    MAX_CLOCK_LAG.get() as i64 * 1_000_000
+    settings::int_value(&MAX_CLOCK_LAG) as i64 * 1_000_000
 }
 
 fn max_jump_nanos() -> i64 {
-    MAX_CLOCK_JUMP.get() as i64 * 1_000_000
+    settings::int_value(&MAX_CLOCK_JUMP) as i64 * 1_000_000
 }
 
 // --- modes ---------------------------------------------------------------------------

@@ -76,7 +76,7 @@ fn node_setting() -> u32 {
 
 /// `pg_flake.kuid_interval`, which the setting keeps within 5–10.
 fn interval_setting() -> u32 {
-    KUID_INTERVAL.get() as u32
+    settings::int_value(&KUID_INTERVAL) as u32
 }
 
 /// `pg_flake.kuid_node`: a name whose fingerprint is the node.

@@ -148,6 +148,18 @@ pub fn define_text<S: TextSetting>(
     }
 }
 
+/// The current value of an integer setting, read without pgrx's check that
+/// the caller is the backend's thread (`GucSetting::get`), a thread-local
+/// access on every call: generation reads `pg_flake.max_clock_lag` for every
+/// ID (docs/BENCHMARKS.md "Generation profile").
+#[inline]
+pub fn int_value(setting: &'static GucSetting<i32>) -> i32 {
+    // SAFETY: the variable PostgreSQL assigns the setting's value to, on the
+    // backend's one thread, the only one pg_flake's code runs on
+    // (src/backend_local.rs).
+    unsafe { *setting.as_ptr() }
+}
+
 /// Defines an integer setting in `min ..= max` with the hooks of `S`.
 pub fn define_int<S: IntSetting>(
     definition: Definition,

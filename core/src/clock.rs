@@ -23,6 +23,14 @@ pub trait Clock {
     fn monotonic_nanos(&mut self) -> Option<i64> {
         None
     }
+    /// The latest time the clock can read now, where the clock can tell
+    /// that more cheaply than by a reading (a backend's time-stamp counter,
+    /// [`crate::tsc::TscBound`]); `None` where it cannot. Generators use it
+    /// only to learn that the unit they read the clock in has not ended
+    /// ([`crate::sequencer::Sequencer::try_next`]).
+    fn latest_nanos(&mut self) -> Option<i64> {
+        None
+    }
 }
 
 /// How far the real-time clock may have been stepped forward: the highest
@@ -111,7 +119,8 @@ pub fn retry<C: Clock, T>(
     }
 }
 
-/// A clock whose next reading was taken ahead of time; every later reading
+/// A clock whose next reading, or where the clock can tell it its latest
+/// time ([`Clock::latest_nanos`]), was taken ahead of time; every later one
 /// is fresh. Shared mode reads the clock before taking the lock, so that the
 /// lock is held only for a generator's step (a few nanoseconds) rather than
 /// also for the clock reading (tens of nanoseconds). Generators read again
@@ -121,15 +130,26 @@ pub fn retry<C: Clock, T>(
 #[derive(Debug)]
 pub struct ReadAhead<'a, C> {
     reading: Option<i64>,
+    latest: Option<i64>,
     clock: &'a mut C,
 }
 
 impl<'a, C: Clock> ReadAhead<'a, C> {
-    /// Takes the next reading of `clock` now.
+    /// Takes the clock's latest time now, where it can tell, else its
+    /// next reading.
+    #[inline]
     pub fn new(clock: &'a mut C) -> Self {
-        ReadAhead {
-            reading: Some(clock.now_nanos()),
-            clock,
+        match clock.latest_nanos() {
+            Some(latest) => ReadAhead {
+                reading: None,
+                latest: Some(latest),
+                clock,
+            },
+            None => ReadAhead {
+                reading: Some(clock.now_nanos()),
+                latest: None,
+                clock,
+            },
         }
     }
 }
@@ -139,6 +159,9 @@ impl<C: Clock> Clock for ReadAhead<'_, C> {
         self.reading
             .take()
             .unwrap_or_else(|| self.clock.now_nanos())
+    }
+    fn latest_nanos(&mut self) -> Option<i64> {
+        self.latest.take()
     }
     fn pause(&mut self) {
         self.clock.pause();

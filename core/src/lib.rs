@@ -28,6 +28,7 @@ pub mod sequencer;
 pub mod slot;
 pub mod sortkey;
 pub mod time;
+pub mod tsc;
 
 pub mod alphanumeric;
 pub mod distributed_id;

@@ -8,7 +8,7 @@ arguments did:
     PG_BIN=... scripts/test-servers.sh clock -k "restart or crash"
     PG_BIN=... scripts/test-servers.sh clock -k "step and plain"
 
-Parts: restart, crash, databases, failover, bound, step; each runs in both
+Parts: restart, crash, databases, failover, bound, step, time; each runs in both
 modes, ``preloaded`` (shared mode) and ``plain`` (not preloaded; PostgreSQL
 15/16: per-backend generators, 17+: shared mode in a DSM segment), but
 failover, which needs preloading and runs with ``asynchronous`` and

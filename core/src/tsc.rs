@@ -1,0 +1,344 @@
+//! The latest time the real-time clock can read, told from the CPU's
+//! time-stamp counter instead of a reading (docs/guarantees.md "What an ID's
+//! time is").
+//!
+//! A generator needs the clock for every ID only to learn whether the unit it
+//! is in has ended; a reading through the vDSO costs about twice a counter
+//! read (docs/BENCHMARKS.md "Generation profile"). [`TscBound`] remembers the
+//! counter beside the last real reading, learns how many nanoseconds a tick
+//! is at most, and answers with the latest the clock can read now: the last
+//! reading plus the ticks since, each taken 2 % longer than measured, plus a
+//! margin. While that lies before the end of the unit a reading was taken in,
+//! the clock still reads inside it, and a generator may go on in that unit
+//! as if it had read the clock (`Sequencer::try_next`).
+//!
+//! It answers only where the counter is what the kernel keeps time with
+//! (Linux's clock source `tsc`, which the kernel chooses only for a counter
+//! that runs at a constant rate and in step on every CPU), and only once its
+//! rate is learnt against `CLOCK_MONOTONIC_RAW`, over at least
+//! [`CALIBRATION_NANOS`]. Every real reading checks the bound it had given:
+//! a clock that reads later than that (set forward, a counter whose rate
+//! changed, a machine suspended) makes it learn the rate again before it
+//! answers again. A clock set back is not seen until the unit's end: IDs go
+//! on in the unit as if the clock had been read before it was set.
+//!
+//! The decisions are pure functions of the counter and the clocks' readings
+//! ([`TscBound::observe`], [`TscBound::latest_at`]), so the tests script them.
+
+/// How long the counter's rate is measured before the bound is used.
+pub const CALIBRATION_NANOS: i64 = 10_000_000;
+
+/// Added to every bound: what the counter and the clock may disagree by (a
+/// counter read out of order, by some cycles; CPUs whose counters differ by
+/// less than the kernel's check of them at boot can see). Small beside the
+/// shortest unit, SIQ's 15.26 µs tick, which it shortens for this purpose.
+pub const MARGIN_NANOS: i64 = 1_000;
+
+/// Ticks beyond which the bound is not given (a real reading is cheaper than
+/// the risk of an overflow): about a second at 4 GHz.
+const MAX_TICKS: u64 = 1 << 32;
+
+/// The bound's state in one process (a PostgreSQL backend keeps one for all
+/// its generators). Plain data.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TscBound {
+    /// Whether the counter may be used at all on this machine: unknown until
+    /// the first calibration asks.
+    usable: Option<bool>,
+    /// The counter and the real-time clock at the last real reading.
+    last: Option<(u64, i64)>,
+    /// The counter and `CLOCK_MONOTONIC_RAW` where the rate's measurement
+    /// began.
+    base: Option<(u64, i64)>,
+    /// Nanoseconds per tick, at most, in 32.32 fixed point; 0 until learnt.
+    nanos_per_tick: u64,
+}
+
+impl Default for TscBound {
+    fn default() -> Self {
+        TscBound::new()
+    }
+}
+
+impl TscBound {
+    pub const fn new() -> Self {
+        TscBound {
+            usable: None,
+            last: None,
+            base: None,
+            nanos_per_tick: 0,
+        }
+    }
+
+    /// A real reading of the clock (Unix ns), with the counter remembered
+    /// beside it.
+    pub fn read(&mut self) -> i64 {
+        let ticks = counter();
+        let now = crate::clock::system_now_nanos();
+        if let Some(ticks) = ticks {
+            self.observe(ticks, now, raw_monotonic_nanos, counter_keeps_time);
+        }
+        now
+    }
+
+    /// The latest the clock can read now, if the counter can tell.
+    #[inline]
+    pub fn latest(&self) -> Option<i64> {
+        if self.nanos_per_tick == 0 {
+            return None;
+        }
+        self.latest_at(counter()?)
+    }
+
+    /// The latest the clock can read when the counter reads `ticks`: the
+    /// last real reading, plus the ticks since at the learnt (longest) tick,
+    /// plus [`MARGIN_NANOS`]; `None` before the rate is learnt, for a counter
+    /// that went back, or after [`MAX_TICKS`].
+    #[inline]
+    pub fn latest_at(&self, ticks: u64) -> Option<i64> {
+        let (at, nanos) = self.last?;
+        let elapsed = ticks.checked_sub(at).filter(|t| *t < MAX_TICKS)?;
+        if self.nanos_per_tick == 0 {
+            return None;
+        }
+        // Below 2^32 ticks times below 2^32: no overflow.
+        let elapsed_nanos = (elapsed * self.nanos_per_tick) >> 32;
+        nanos.checked_add(elapsed_nanos as i64 + 1 + MARGIN_NANOS)
+    }
+
+    /// Remembers a real reading `now` taken right after the counter read
+    /// `ticks`; checks the bound given before it and, until the rate is
+    /// learnt, measures it against `monotonic` (`CLOCK_MONOTONIC_RAW`).
+    /// `keeps_time` says, once, whether the counter is the kernel's clock
+    /// source.
+    pub fn observe(
+        &mut self,
+        ticks: u64,
+        now: i64,
+        monotonic: impl FnOnce() -> Option<i64>,
+        keeps_time: impl FnOnce() -> bool,
+    ) {
+        if self.nanos_per_tick != 0 && self.latest_at(ticks).is_none_or(|latest| now > latest) {
+            // The clock moved further than the counter allowed, or the
+            // counter went back: learn the rate again.
+            self.nanos_per_tick = 0;
+            self.base = None;
+        }
+        self.last = Some((ticks, now));
+        if self.nanos_per_tick == 0 {
+            self.calibrate(ticks, monotonic, keeps_time);
+        }
+    }
+
+    fn calibrate(
+        &mut self,
+        ticks: u64,
+        monotonic: impl FnOnce() -> Option<i64>,
+        keeps_time: impl FnOnce() -> bool,
+    ) {
+        if !*self.usable.get_or_insert_with(keeps_time) {
+            return;
+        }
+        let Some(raw) = monotonic() else {
+            self.usable = Some(false);
+            return;
+        };
+        let Some((base_ticks, base_raw)) = self.base else {
+            self.base = Some((ticks, raw));
+            return;
+        };
+        let (Some(ticks_since), Some(nanos_since)) = (
+            ticks.checked_sub(base_ticks).filter(|t| *t > 0),
+            raw.checked_sub(base_raw).filter(|n| *n >= 0),
+        ) else {
+            self.base = Some((ticks, raw));
+            return;
+        };
+        if nanos_since < CALIBRATION_NANOS {
+            return;
+        }
+        // 2 % longer than measured: the real-time clock is slewed by at most
+        // 0.05 % against the raw one, and the measurement is a few reading
+        // times in ten milliseconds.
+        let per_tick = ((nanos_since as u128) << 32) * 102 / 100 / ticks_since as u128 + 1;
+        match u64::try_from(per_tick) {
+            Ok(per_tick) if per_tick < 1 << 32 => self.nanos_per_tick = per_tick,
+            // A nanosecond or more per tick (a counter under 1 GHz): not
+            // the kind of counter this is meant for.
+            _ => self.usable = Some(false),
+        }
+    }
+
+    /// Whether the rate has been learnt (for tests and diagnostics).
+    pub fn calibrated(&self) -> bool {
+        self.nanos_per_tick != 0
+    }
+}
+
+/// The CPU's time-stamp counter, where there is one.
+#[inline]
+fn counter() -> Option<u64> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        // SAFETY: RDTSC exists on every x86-64 CPU and reads a register.
+        Some(unsafe { core::arch::x86_64::_rdtsc() })
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        None
+    }
+}
+
+/// `CLOCK_MONOTONIC_RAW`: the hardware's rate, not slewed by NTP.
+fn raw_monotonic_nanos() -> Option<i64> {
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    {
+        let mut ts = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        // SAFETY: ts is a valid timespec; failure is answered by None.
+        if unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC_RAW, &mut ts) } != 0 {
+            return None;
+        }
+        #[allow(clippy::unnecessary_cast)]
+        Some(
+            (ts.tv_sec as i64)
+                .wrapping_mul(1_000_000_000)
+                .wrapping_add(ts.tv_nsec as i64),
+        )
+    }
+    #[cfg(not(any(target_os = "linux", target_os = "android")))]
+    {
+        None
+    }
+}
+
+/// Whether the kernel keeps time with the counter (Linux's current clock
+/// source is `tsc`): only then is it known to run at a constant rate and
+/// in step on every CPU.
+fn counter_keeps_time() -> bool {
+    std::fs::read_to_string("/sys/devices/system/clocksource/clocksource0/current_clocksource")
+        .is_ok_and(|source| source.trim() == "tsc")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GHZ3: f64 = 3.0; // ticks per nanosecond
+
+    fn ticks_at(nanos: i64) -> u64 {
+        (nanos as f64 * GHZ3) as u64
+    }
+
+    /// A bound fed real readings every `step` ns from `start` to `end`, with
+    /// the raw clock equal to the real one.
+    fn fed(start: i64, end: i64, step: i64) -> TscBound {
+        let mut bound = TscBound::new();
+        let mut t = start;
+        while t <= end {
+            bound.observe(
+                ticks_at(t),
+                1_700_000_000_000_000_000 + t,
+                || Some(t),
+                || true,
+            );
+            t += step;
+        }
+        bound
+    }
+
+    #[test]
+    fn no_bound_before_the_rate_is_learnt() {
+        let bound = fed(0, CALIBRATION_NANOS - 1, 1_000_000);
+        assert!(!bound.calibrated());
+        assert_eq!(bound.latest_at(ticks_at(CALIBRATION_NANOS)), None);
+    }
+
+    #[test]
+    fn the_bound_is_never_before_the_clock() {
+        let bound = fed(0, 2 * CALIBRATION_NANOS, 1_000_000);
+        assert!(bound.calibrated());
+        let (_, last) = bound.last.unwrap();
+        let last_t = 2 * CALIBRATION_NANOS;
+        for later in [0, 1, 1_000, 1_000_000, 100_000_000] {
+            let latest = bound.latest_at(ticks_at(last_t + later)).unwrap();
+            let truth = last + later;
+            assert!(
+                latest >= truth + MARGIN_NANOS,
+                "{later}: {latest} < {truth}"
+            );
+            // and not far above: 2 % and the margin
+            assert!(latest <= truth + MARGIN_NANOS + later / 40 + 2, "{later}");
+        }
+    }
+
+    #[test]
+    fn a_clock_set_forward_makes_it_learn_again() {
+        let mut bound = fed(0, 2 * CALIBRATION_NANOS, 1_000_000);
+        let t = 2 * CALIBRATION_NANOS + 1_000_000;
+        bound.observe(
+            ticks_at(t),
+            1_700_000_000_000_000_000 + t + 5_000_000_000,
+            || Some(t),
+            || true,
+        );
+        assert!(!bound.calibrated());
+        assert_eq!(bound.latest_at(ticks_at(t + 1)), None);
+    }
+
+    #[test]
+    fn a_counter_that_went_back_gives_no_bound() {
+        let bound = fed(0, 2 * CALIBRATION_NANOS, 1_000_000);
+        assert_eq!(bound.latest_at(ticks_at(CALIBRATION_NANOS)), None);
+        assert_eq!(
+            bound.latest_at(ticks_at(2 * CALIBRATION_NANOS) + MAX_TICKS),
+            None
+        );
+    }
+
+    #[test]
+    fn a_machine_whose_clock_source_is_not_the_counter_never_uses_it() {
+        let mut bound = TscBound::new();
+        for t in (0..3 * CALIBRATION_NANOS).step_by(1_000_000) {
+            bound.observe(ticks_at(t), t, || Some(t), || false);
+        }
+        assert!(!bound.calibrated());
+    }
+
+    #[test]
+    fn a_slower_counter_than_learnt_is_caught_at_the_next_reading() {
+        // Learnt at 3 GHz; the counter then runs at half the rate (a VM
+        // moved to another host): the next real reading is beyond the bound.
+        let mut bound = fed(0, 2 * CALIBRATION_NANOS, 1_000_000);
+        let t0 = 2 * CALIBRATION_NANOS;
+        let ticks = ticks_at(t0) + ticks_at(1_000_000) / 2;
+        bound.observe(
+            ticks,
+            1_700_000_000_000_000_000 + t0 + 1_000_000,
+            || Some(t0),
+            || true,
+        );
+        assert!(!bound.calibrated());
+    }
+
+    #[test]
+    fn the_system_counter_bounds_the_system_clock() {
+        let mut bound = TscBound::new();
+        let start = crate::clock::system_now_nanos();
+        while crate::clock::system_now_nanos() < start + 3 * CALIBRATION_NANOS {
+            bound.read();
+        }
+        if !bound.calibrated() {
+            return; // not an x86-64 machine keeping time with its counter
+        }
+        for _ in 0..10_000 {
+            let latest = bound.latest();
+            let now = crate::clock::system_now_nanos();
+            if let Some(latest) = latest {
+                assert!(latest >= now, "{latest} < {now}");
+            }
+        }
+    }
+}
