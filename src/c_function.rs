@@ -96,6 +96,14 @@ impl<'fcx> Call<'fcx> {
         unsafe { crate::native_type::datum::varlena_bytes(self.datum(i)) }
     }
 
+    /// Whether argument `i` is the same value at every call of this call
+    /// site (a constant, or a parameter of the statement): PostgreSQL's
+    /// `get_fn_expr_arg_stable`. Asked once per site: it is a guarded call.
+    pub fn argument_is_stable(self, i: usize) -> bool {
+        // SAFETY: PostgreSQL's fcinfo (Call::new), whose flinfo is valid.
+        unsafe { pg_sys::get_fn_expr_arg_stable((*self.0).flinfo, i as std::ffi::c_int) }
+    }
+
     /// The call site's own `C` (`fn_extra`, in `fn_mcxt`: it lives as long
     /// as the call site, e.g. a query), `None` until `f` stores one. Each
     /// function keeps one type there.

@@ -1,6 +1,6 @@
 //! The clock generators read in a backend: the real-time clock, with pauses
-//! that honour cancel requests and `statement_timeout`, and the latest time
-//! it can read told by the time-stamp counter (docs/guarantees.md "What an
+//! that honour cancel requests and `statement_timeout`, and the bounds of
+//! what it can read told by the time-stamp counter (docs/guarantees.md "What an
 //! ID's time is").
 
 use crate::backend_local::BackendLocal;
@@ -52,7 +52,7 @@ impl Clock for BackendClock {
         system_monotonic_nanos()
     }
     #[inline]
-    fn latest_nanos(&mut self) -> Option<i64> {
-        TSC.with_borrow(TscBound::latest)
+    fn bounds_nanos(&mut self) -> Option<(i64, i64)> {
+        TSC.with_borrow(TscBound::bounds)
     }
 }

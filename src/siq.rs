@@ -172,11 +172,22 @@ fn ticks_at(time: TimestampWithTimeZone) -> i64 {
     siq_core::ticks_at(micros).or_raise() as i64
 }
 
-/// The last kind name a call site of `siq_generate` saw, in its `fn_extra`:
-/// a query passes the same name row after row, and one comparison of at
-/// most 16 bytes is cheaper than matching it against every kind.
+/// What a call site of `siq_generate` keeps in its `fn_extra`: a query
+/// passes the same name row after row, and one comparison is cheaper than
+/// reading the text and matching it against every kind.
 #[derive(Clone, Copy)]
-struct KindCache {
+struct KindSite {
+    /// Whether the argument is the same value at every call of the site (a
+    /// constant or a parameter, `get_fn_expr_arg_stable`): then its datum,
+    /// a pointer, names the kind without the text being read.
+    stable: bool,
+    last: Option<LastKind>,
+}
+
+/// The last kind name the site saw.
+#[derive(Clone, Copy)]
+struct LastKind {
+    datum: pg_sys::Datum,
     len: usize,
     name: [u8; 16],
     kind: Kind,
@@ -184,23 +195,35 @@ struct KindCache {
 
 /// The kind named by argument 0 of a `siq_generate` call.
 fn kind_arg(call: Call<'_>) -> Kind {
-    let name = call.bytes(0);
-    call.site_cache(|cache: &mut Option<KindCache>| {
-        if let Some(kept) = cache.filter(|kept| kept.name.get(..kept.len) == Some(name)) {
-            return kept.kind;
+    let datum = call.datum(0);
+    call.site_cache(|site: &mut Option<KindSite>| {
+        let site = site.get_or_insert_with(|| KindSite {
+            stable: call.argument_is_stable(0),
+            last: None,
+        });
+        if let Some(last) = site.last.filter(|last| site.stable && last.datum == datum) {
+            return last.kind;
+        }
+        let name = call.bytes(0);
+        if let Some(last) = site
+            .last
+            .filter(|last| last.name.get(..last.len) == Some(name))
+        {
+            return last.kind;
         }
         let kind = match std::str::from_utf8(name) {
             Ok(name) => kind_named(name),
             Err(_) => kind_named(&String::from_utf8_lossy(name)),
         };
         if name.len() <= 16 {
-            let mut entry = KindCache {
+            let mut last = LastKind {
+                datum,
                 len: name.len(),
                 name: [0; 16],
                 kind,
             };
-            entry.name[..name.len()].copy_from_slice(name);
-            *cache = Some(entry);
+            last.name[..name.len()].copy_from_slice(name);
+            site.last = Some(last);
         }
         kind
     })

@@ -23,12 +23,14 @@ pub trait Clock {
     fn monotonic_nanos(&mut self) -> Option<i64> {
         None
     }
-    /// The latest time the clock can read now, where the clock can tell
-    /// that more cheaply than by a reading (a backend's time-stamp counter,
-    /// [`crate::tsc::TscBound`]); `None` where it cannot. Generators use it
-    /// only to learn that the unit they read the clock in has not ended
+    /// The earliest and the latest time the clock can read now, where the
+    /// clock can tell that more cheaply than by a reading (a backend's
+    /// time-stamp counter, [`crate::tsc::TscBound`]); `None` where it
+    /// cannot. The earliest is its last reading: a clock set back since is
+    /// seen at its next reading. Generators use it only to learn that the
+    /// clock still reads inside the unit in use
     /// ([`crate::sequencer::Sequencer::try_next`]).
-    fn latest_nanos(&mut self) -> Option<i64> {
+    fn bounds_nanos(&mut self) -> Option<(i64, i64)> {
         None
     }
 }
@@ -119,8 +121,8 @@ pub fn retry<C: Clock, T>(
     }
 }
 
-/// A clock whose next reading, or where the clock can tell it its latest
-/// time ([`Clock::latest_nanos`]), was taken ahead of time; every later one
+/// A clock whose next reading, or where the clock can tell them its bounds
+/// ([`Clock::bounds_nanos`]), was taken ahead of time; every later one
 /// is fresh. Shared mode reads the clock before taking the lock, so that the
 /// lock is held only for a generator's step (a few nanoseconds) rather than
 /// also for the clock reading (tens of nanoseconds). Generators read again
@@ -130,24 +132,24 @@ pub fn retry<C: Clock, T>(
 #[derive(Debug)]
 pub struct ReadAhead<'a, C> {
     reading: Option<i64>,
-    latest: Option<i64>,
+    bounds: Option<(i64, i64)>,
     clock: &'a mut C,
 }
 
 impl<'a, C: Clock> ReadAhead<'a, C> {
-    /// Takes the clock's latest time now, where it can tell, else its
-    /// next reading.
+    /// Takes the clock's bounds now, where it can tell them, else its next
+    /// reading.
     #[inline]
     pub fn new(clock: &'a mut C) -> Self {
-        match clock.latest_nanos() {
-            Some(latest) => ReadAhead {
+        match clock.bounds_nanos() {
+            Some(bounds) => ReadAhead {
                 reading: None,
-                latest: Some(latest),
+                bounds: Some(bounds),
                 clock,
             },
             None => ReadAhead {
                 reading: Some(clock.now_nanos()),
-                latest: None,
+                bounds: None,
                 clock,
             },
         }
@@ -160,8 +162,8 @@ impl<C: Clock> Clock for ReadAhead<'_, C> {
             .take()
             .unwrap_or_else(|| self.clock.now_nanos())
     }
-    fn latest_nanos(&mut self) -> Option<i64> {
-        self.latest.take()
+    fn bounds_nanos(&mut self) -> Option<(i64, i64)> {
+        self.bounds.take()
     }
     fn pause(&mut self) {
         self.clock.pause();

@@ -167,15 +167,13 @@ pub struct Sequencer {
     /// How far the last ID ran ahead of the clock, in nanoseconds (0 when
     /// the clock was inside or past its unit).
     lead: i64,
-    /// The end of the unit in use (Unix ns, exclusive) where the clock was
-    /// read inside it, [`NOT_READ_INSIDE`] where not: while the clock
-    /// certainly reads before it, it still reads inside the unit.
-    unit_end: i64,
+    /// The instants of the unit in use (Unix ns, the end exclusive), kept
+    /// from its first ID on; empty (start after end) before.
+    span: (i64, i64),
 }
 
-/// [`Sequencer`]'s `unit_end` where the clock was not read inside the unit
-/// in use (it is ahead of the clock, or not used yet).
-const NOT_READ_INSIDE: i64 = i64::MIN;
+/// [`Sequencer`]'s `span` where it is not known.
+const NO_SPAN: (i64, i64) = (i64::MAX, i64::MIN);
 
 /// A snapshot for `pg_flake_generator_state()`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -205,7 +203,7 @@ impl Sequencer {
             drift: 0,
             issued: 0,
             lead: 0,
-            unit_end: NOT_READ_INSIDE,
+            span: NO_SPAN,
         }
     }
 
@@ -244,7 +242,7 @@ impl Sequencer {
         if floor >= self.unit {
             self.unit = floor;
             self.next = self.range.last as u64 + 1;
-            self.unit_end = NOT_READ_INSIDE;
+            self.span = NO_SPAN;
         }
     }
 
@@ -259,24 +257,35 @@ impl Sequencer {
     /// caller's step or by a clock step in the meantime; the second reading
     /// is fresh. That costs a clock reading per change of unit, not per ID.
     ///
-    /// Where the clock can tell the latest time it can read
-    /// ([`Clock::latest_nanos`]) and that lies before the end of the unit
-    /// in use, which the clock was read inside, the clock still reads inside
-    /// it: the step is the one a reading would give, without one (docs/guarantees.md
-    /// "What an ID's time is").
-    #[inline]
+    /// Where the clock can tell the earliest and latest time it can read
+    /// ([`Clock::bounds_nanos`]), both lie inside the unit in use and the
+    /// unit has room, the step is the one a reading would give, without one
+    /// (docs/guarantees.md "What an ID's time is"): the unit's next value.
+    #[inline(always)]
     pub fn try_next<C: Clock>(
         &mut self,
         clock: &mut C,
         timeline: &impl Timeline,
         limits: &Limits,
     ) -> Result<Step<Sequenced>> {
-        if let Some(latest) = clock.latest_nanos() {
-            if latest < self.unit_end {
-                // `now` is the unit in use: the reading's time is not used.
-                return self.step(self.unit, latest, timeline, limits);
+        if let Some((earliest, latest)) = clock.bounds_nanos() {
+            let inside = earliest >= self.span.0 && latest < self.span.1;
+            if inside && self.next <= self.range.last as u64 && self.unit <= limits.mark {
+                self.lead = 0;
+                return Ok(Step::Issued(self.take()));
             }
         }
+        self.read_and_step(clock, timeline, limits)
+    }
+
+    /// [`try_next`](Self::try_next) with a reading of the clock.
+    #[inline(never)]
+    fn read_and_step<C: Clock>(
+        &mut self,
+        clock: &mut C,
+        timeline: &impl Timeline,
+        limits: &Limits,
+    ) -> Result<Step<Sequenced>> {
         let mut nanos = clock.now_nanos();
         let mut now = timeline.unit_at(nanos)?;
         if now != self.unit {
@@ -332,11 +341,9 @@ impl Sequencer {
             self.safe = self.unit;
             self.drift = self.drift.wrapping_add(1);
         }
-        if unit != now {
-            self.unit_end = NOT_READ_INSIDE;
-        } else if unit != self.unit || self.unit_end == NOT_READ_INSIDE {
-            let end = timeline.start_of(unit.saturating_add(1));
-            self.unit_end = end.clamp(i64::MIN as i128 + 1, i64::MAX as i128) as i64;
+        if unit != self.unit || self.span == NO_SPAN {
+            let nanos = |unit: u64| timeline.start_of(unit).clamp(0, i64::MAX as i128) as i64;
+            self.span = (nanos(unit), nanos(unit.saturating_add(1)));
         }
         self.unit = unit;
         self.next = next;
@@ -344,6 +351,7 @@ impl Sequencer {
         Ok(Step::Issued(self.take()))
     }
 
+    #[inline(always)]
     fn take(&mut self) -> Sequenced {
         let sequence = self.next as u32;
         self.next += 1;

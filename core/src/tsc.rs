@@ -1,15 +1,15 @@
-//! The latest time the real-time clock can read, told from the CPU's
-//! time-stamp counter instead of a reading (docs/guarantees.md "What an ID's
-//! time is").
+//! The earliest and the latest time the real-time clock can read, told
+//! from the CPU's time-stamp counter instead of a reading (docs/guarantees.md
+//! "What an ID's time is").
 //!
 //! A generator needs the clock for every ID only to learn whether the unit it
 //! is in has ended; a reading through the vDSO costs about twice a counter
 //! read (docs/BENCHMARKS.md "Generation profile"). [`TscBound`] remembers the
 //! counter beside the last real reading, learns how many nanoseconds a tick
-//! is at most, and answers with the latest the clock can read now: the last
-//! reading plus the ticks since, each taken 2 % longer than measured, plus a
-//! margin. While that lies before the end of the unit a reading was taken in,
-//! the clock still reads inside it, and a generator may go on in that unit
+//! is at most, and answers with the earliest the clock can read now, that
+//! last reading, and the latest: the last reading plus the ticks since, each
+//! taken 2 % longer than measured, plus a margin. While both lie inside the
+//! unit in use, the clock reads inside it, and a generator may go on in it
 //! as if it had read the clock (`Sequencer::try_next`).
 //!
 //! It answers only where the counter is what the kernel keeps time with
@@ -19,8 +19,9 @@
 //! [`CALIBRATION_NANOS`]. Every real reading checks the bound it had given:
 //! a clock that reads later than that (set forward, a counter whose rate
 //! changed, a machine suspended) makes it learn the rate again before it
-//! answers again. A clock set back is not seen until the unit's end: IDs go
-//! on in the unit as if the clock had been read before it was set.
+//! answers again. A clock set back is seen at the next real reading, which
+//! then becomes the earliest: until then (at most to the end of the unit in
+//! use) IDs go on as if the clock had been read before it was set.
 //!
 //! The decisions are pure functions of the counter and the clocks' readings
 //! ([`TscBound::observe`], [`TscBound::latest_at`]), so the tests script them.
@@ -37,6 +38,18 @@ pub const MARGIN_NANOS: i64 = 1_000;
 /// Ticks beyond which the bound is not given (a real reading is cheaper than
 /// the risk of an overflow): about a second at 4 GHz.
 const MAX_TICKS: u64 = 1 << 32;
+
+/// A clock's reading between two readings of the counter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Sample {
+    pub before: u64,
+    pub value: i64,
+    pub after: u64,
+}
+
+/// Counter readings further apart around a raw reading than this (about
+/// 40 µs at 3 GHz: the process was interrupted) are not measured with.
+const MAX_SAMPLE_TICKS: u64 = 1 << 17;
 
 /// The bound's state in one process (a PostgreSQL backend keeps one for all
 /// its generators). Plain data.
@@ -73,21 +86,40 @@ impl TscBound {
     /// A real reading of the clock (Unix ns), with the counter remembered
     /// beside it.
     pub fn read(&mut self) -> i64 {
-        let ticks = counter();
+        let before = counter();
         let now = crate::clock::system_now_nanos();
-        if let Some(ticks) = ticks {
-            self.observe(ticks, now, raw_monotonic_nanos, counter_keeps_time);
+        if let (Some(before), Some(after)) = (before, counter()) {
+            self.observe(
+                Sample {
+                    before,
+                    value: now,
+                    after,
+                },
+                || {
+                    let before = counter()?;
+                    let raw = raw_monotonic_nanos()?;
+                    Some(Sample {
+                        before,
+                        value: raw,
+                        after: counter()?,
+                    })
+                },
+                counter_keeps_time,
+            );
         }
         now
     }
 
-    /// The latest the clock can read now, if the counter can tell.
+    /// The earliest and the latest the clock can read now, if the counter
+    /// can tell: the last reading (a clock set back since is seen at the
+    /// next one), and [`latest_at`](Self::latest_at) the counter now.
     #[inline]
-    pub fn latest(&self) -> Option<i64> {
+    pub fn bounds(&self) -> Option<(i64, i64)> {
         if self.nanos_per_tick == 0 {
             return None;
         }
-        self.latest_at(counter()?)
+        let (_, earliest) = self.last?;
+        Some((earliest, self.latest_at(counter()?)?))
     }
 
     /// The latest the clock can read when the counter reads `ticks`: the
@@ -106,34 +138,43 @@ impl TscBound {
         nanos.checked_add(elapsed_nanos as i64 + 1 + MARGIN_NANOS)
     }
 
-    /// Remembers a real reading `now` taken right after the counter read
-    /// `ticks`; checks the bound given before it and, until the rate is
-    /// learnt, measures it against `monotonic` (`CLOCK_MONOTONIC_RAW`).
-    /// `keeps_time` says, once, whether the counter is the kernel's clock
-    /// source.
+    /// Remembers a real reading `now` of the real-time clock, between two
+    /// readings of the counter; checks the bound given before it and, until
+    /// the rate is learnt, measures the rate with `monotonic`'s sample of
+    /// `CLOCK_MONOTONIC_RAW`. `keeps_time` says, once, whether the counter
+    /// is the kernel's clock source.
+    ///
+    /// Each use of a sample takes the side of the counter that errs safe if
+    /// the process was interrupted between the readings: the bound starts
+    /// from the counter before the reading, the check and the end of the
+    /// rate's measurement from the counter after it, the start of the
+    /// measurement from the counter after the raw reading, and a sample
+    /// whose counter readings lie far apart is not measured with.
     pub fn observe(
         &mut self,
-        ticks: u64,
-        now: i64,
-        monotonic: impl FnOnce() -> Option<i64>,
+        now: Sample,
+        monotonic: impl FnOnce() -> Option<Sample>,
         keeps_time: impl FnOnce() -> bool,
     ) {
-        if self.nanos_per_tick != 0 && self.latest_at(ticks).is_none_or(|latest| now > latest) {
+        if self.nanos_per_tick != 0
+            && self
+                .latest_at(now.after)
+                .is_none_or(|latest| now.value > latest)
+        {
             // The clock moved further than the counter allowed, or the
             // counter went back: learn the rate again.
             self.nanos_per_tick = 0;
             self.base = None;
         }
-        self.last = Some((ticks, now));
+        self.last = Some((now.before, now.value));
         if self.nanos_per_tick == 0 {
-            self.calibrate(ticks, monotonic, keeps_time);
+            self.calibrate(monotonic, keeps_time);
         }
     }
 
     fn calibrate(
         &mut self,
-        ticks: u64,
-        monotonic: impl FnOnce() -> Option<i64>,
+        monotonic: impl FnOnce() -> Option<Sample>,
         keeps_time: impl FnOnce() -> bool,
     ) {
         if !*self.usable.get_or_insert_with(keeps_time) {
@@ -143,15 +184,18 @@ impl TscBound {
             self.usable = Some(false);
             return;
         };
+        if raw.after.wrapping_sub(raw.before) > MAX_SAMPLE_TICKS {
+            return;
+        }
         let Some((base_ticks, base_raw)) = self.base else {
-            self.base = Some((ticks, raw));
+            self.base = Some((raw.after, raw.value));
             return;
         };
         let (Some(ticks_since), Some(nanos_since)) = (
-            ticks.checked_sub(base_ticks).filter(|t| *t > 0),
-            raw.checked_sub(base_raw).filter(|n| *n >= 0),
+            raw.before.checked_sub(base_ticks).filter(|t| *t > 0),
+            raw.value.checked_sub(base_raw).filter(|n| *n >= 0),
         ) else {
-            self.base = Some((ticks, raw));
+            self.base = Some((raw.after, raw.value));
             return;
         };
         if nanos_since < CALIBRATION_NANOS {
@@ -232,6 +276,16 @@ mod tests {
         (nanos as f64 * GHZ3) as u64
     }
 
+    /// A reading `value` at `t` ns, the counter read at once before and
+    /// after it.
+    fn at(t: i64, value: i64) -> Sample {
+        Sample {
+            before: ticks_at(t),
+            value,
+            after: ticks_at(t),
+        }
+    }
+
     /// A bound fed real readings every `step` ns from `start` to `end`, with
     /// the raw clock equal to the real one.
     fn fed(start: i64, end: i64, step: i64) -> TscBound {
@@ -239,9 +293,8 @@ mod tests {
         let mut t = start;
         while t <= end {
             bound.observe(
-                ticks_at(t),
-                1_700_000_000_000_000_000 + t,
-                || Some(t),
+                at(t, 1_700_000_000_000_000_000 + t),
+                || Some(at(t, t)),
                 || true,
             );
             t += step;
@@ -279,9 +332,8 @@ mod tests {
         let mut bound = fed(0, 2 * CALIBRATION_NANOS, 1_000_000);
         let t = 2 * CALIBRATION_NANOS + 1_000_000;
         bound.observe(
-            ticks_at(t),
-            1_700_000_000_000_000_000 + t + 5_000_000_000,
-            || Some(t),
+            at(t, 1_700_000_000_000_000_000 + t + 5_000_000_000),
+            || Some(at(t, t)),
             || true,
         );
         assert!(!bound.calibrated());
@@ -302,7 +354,7 @@ mod tests {
     fn a_machine_whose_clock_source_is_not_the_counter_never_uses_it() {
         let mut bound = TscBound::new();
         for t in (0..3 * CALIBRATION_NANOS).step_by(1_000_000) {
-            bound.observe(ticks_at(t), t, || Some(t), || false);
+            bound.observe(at(t, t), || Some(at(t, t)), || false);
         }
         assert!(!bound.calibrated());
     }
@@ -314,13 +366,49 @@ mod tests {
         let mut bound = fed(0, 2 * CALIBRATION_NANOS, 1_000_000);
         let t0 = 2 * CALIBRATION_NANOS;
         let ticks = ticks_at(t0) + ticks_at(1_000_000) / 2;
-        bound.observe(
-            ticks,
-            1_700_000_000_000_000_000 + t0 + 1_000_000,
-            || Some(t0),
-            || true,
-        );
+        let reading = Sample {
+            before: ticks,
+            value: 1_700_000_000_000_000_000 + t0 + 1_000_000,
+            after: ticks,
+        };
+        bound.observe(reading, || Some(at(t0, t0)), || true);
         assert!(!bound.calibrated());
+    }
+
+    #[test]
+    fn an_interrupted_reading_is_no_step_and_an_interrupted_measurement_does_not_count() {
+        let mut bound = fed(0, 2 * CALIBRATION_NANOS, 1_000_000);
+        // Interrupted for 5 ms between the counter and the clock: the
+        // reading is late for the counter before it, not for the one after.
+        let t = 2 * CALIBRATION_NANOS + 1_000_000;
+        let reading = Sample {
+            before: ticks_at(t),
+            value: 1_700_000_000_000_000_000 + t + 5_000_000,
+            after: ticks_at(t + 5_000_000),
+        };
+        bound.observe(reading, || None, || true);
+        assert!(bound.calibrated());
+        // While learning the rate, a raw sample interrupted for 5 ms is
+        // left out: the rate learnt is the true one, not 5 ms short.
+        let mut bound = TscBound::new();
+        let mut t = 0;
+        while !bound.calibrated() {
+            let raw = if t == 0 {
+                Sample {
+                    before: ticks_at(0),
+                    value: 5_000_000,
+                    after: ticks_at(5_000_000),
+                }
+            } else {
+                at(t, t)
+            };
+            bound.observe(at(t, t), || Some(raw), || true);
+            t += 1_000_000;
+        }
+        let (_, last) = bound.last.unwrap();
+        let later = 1_000_000;
+        let latest = bound.latest_at(ticks_at(t - 1_000_000 + later)).unwrap();
+        assert!(latest >= last + later + MARGIN_NANOS);
     }
 
     #[test]
@@ -334,10 +422,13 @@ mod tests {
             return; // not an x86-64 machine keeping time with its counter
         }
         for _ in 0..10_000 {
-            let latest = bound.latest();
+            let bounds = bound.bounds();
             let now = crate::clock::system_now_nanos();
-            if let Some(latest) = latest {
-                assert!(latest >= now, "{latest} < {now}");
+            if let Some((earliest, latest)) = bounds {
+                assert!(
+                    earliest <= now && now <= latest,
+                    "{earliest} {now} {latest}"
+                );
             }
         }
     }
