@@ -107,6 +107,7 @@ impl<'fcx> Call<'fcx> {
     /// The call site's own `C` (`fn_extra`, in `fn_mcxt`: it lives as long
     /// as the call site, e.g. a query), `None` until `f` stores one. Each
     /// function keeps one type there.
+    #[inline]
     pub fn site_cache<C: Copy + 'static, R>(self, f: impl FnOnce(&mut Option<C>) -> R) -> R {
         // SAFETY: fn_extra belongs to this function (Call::new), which
         // keeps only an Option<C> there, allocated below in fn_mcxt.

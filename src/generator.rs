@@ -225,6 +225,45 @@ fn backend_pid() -> i32 {
     unsafe { pg_sys::MyProcPid }
 }
 
+/// One attempt's outcome without its error, which [`Attempt::of`] leaves
+/// in the caller's `failure`: the path of every ID then moves no
+/// `flake_core::Error`-sized `Result` out of the locked block
+/// (docs/BENCHMARKS.md "Generation profile").
+enum Attempt<T> {
+    /// The ID, and the unit a higher mark is due for, if one is.
+    Issued(T, Option<u64>),
+    Wait,
+    Extend(u64),
+    Failed,
+}
+
+impl<T> Attempt<T> {
+    #[inline(always)]
+    fn of(
+        result: flake_core::Result<Step<T>>,
+        failure: &mut Option<Error>,
+        extension_due: impl FnOnce() -> Option<u64>,
+    ) -> Self {
+        match result {
+            Ok(Step::Issued(id)) => Attempt::Issued(id, extension_due()),
+            Ok(Step::Wait) => Attempt::Wait,
+            Ok(Step::Extend(unit)) => Attempt::Extend(unit),
+            Err(e) => {
+                *failure = Some(e);
+                Attempt::Failed
+            }
+        }
+    }
+}
+
+/// Raises what [`Attempt::of`] left.
+#[cold]
+fn failed(failure: Option<Error>) -> ! {
+    raise(failure.unwrap_or_else(|| Error::Internal {
+        message: "pg_flake: a generator's attempt failed without an error".into(),
+    }))
+}
+
 /// A coordination-based generator of one format: one per backend in
 /// `local`, or, once attached to shared memory (shared mode), one for the
 /// whole server. A format declares it as a `static`:
@@ -328,47 +367,47 @@ impl<G: SlotGenerator> Generator<G> {
     ) -> T {
         let mut clock = BackendClock::new();
         let max_lead = max_lead_nanos();
+        // Written only where an attempt fails (see `Attempt`).
+        let mut failure = None;
         if let Some(shared) = self.shared() {
             loop {
-                let (attempt, due) = {
+                let attempt = {
                     let mut clock = ReadAhead::new(&mut clock);
                     let mut generator = shared.generator.lock();
-                    let attempt = generator.try_generate(&mut clock, max_lead, &mut step);
-                    let due = match attempt {
-                        Ok(Step::Issued(_)) => generator.extension_due(),
-                        _ => None,
-                    };
-                    (attempt, due)
+                    let result = generator.try_generate(&mut clock, max_lead, &mut step);
+                    Attempt::of(result, &mut failure, || generator.extension_due())
                 };
-                match attempt.or_raise() {
-                    Step::Issued(id) => {
+                match attempt {
+                    Attempt::Issued(id, due) => {
                         if let Some(unit) = due {
                             self.extend_shared(shared, unit, false);
                         }
                         return id;
                     }
-                    Step::Wait => clock.pause(),
-                    Step::Extend(unit) => self.extend_shared(shared, unit, true),
+                    Attempt::Wait => clock.pause(),
+                    Attempt::Extend(unit) => self.extend_shared(shared, unit, true),
+                    Attempt::Failed => failed(failure),
                 }
             }
         }
         self.local.with_borrow_mut(|local| {
             let local = local.get_or_insert_with(|| self.claim_slot());
             loop {
-                let attempt = local.generator.try_generate(
+                let result = local.generator.try_generate(
                     &mut ReadAhead::new(&mut clock),
                     max_lead,
                     &mut step,
                 );
-                match attempt.or_raise() {
-                    Step::Issued(id) => {
-                        if let Some(unit) = local.generator.extension_due() {
+                match Attempt::of(result, &mut failure, || local.generator.extension_due()) {
+                    Attempt::Issued(id, due) => {
+                        if let Some(unit) = due {
                             self.extend_local(local, unit, false);
                         }
                         return id;
                     }
-                    Step::Wait => clock.pause(),
-                    Step::Extend(unit) => self.extend_local(local, unit, true),
+                    Attempt::Wait => clock.pause(),
+                    Attempt::Extend(unit) => self.extend_local(local, unit, true),
+                    Attempt::Failed => failed(failure),
                 }
             }
         })

@@ -508,6 +508,7 @@ impl Kuid64Generator {
     }
 
     /// One attempt without waiting (see [`Sequencer::try_next`]).
+    #[inline]
     pub fn try_generate<C: Clock>(&mut self, clock: &mut C, limits: &Limits) -> Result<Step<i64>> {
         // The unit came from kuid64's timeline, so A < 2^19 and the value is positive.
         Ok(self
@@ -562,6 +563,7 @@ impl Kuid96Generator {
     }
 
     /// One attempt without waiting (see [`Sequencer::try_next`]).
+    #[inline]
     pub fn try_generate<C: Clock>(
         &mut self,
         clock: &mut C,

@@ -292,6 +292,7 @@ pub const fn apply_node(hash: u32, node: u8) -> u32 {
 
 impl Siq {
     /// Only callers that have range-checked `ticks` may use this.
+    #[inline]
     fn assemble(ticks: u64, shard: u8, domain_hash: u32, low16: u16) -> Siq {
         debug_assert!(ticks <= MAX_TICKS);
         let mut b = [0u8; 14];
@@ -646,6 +647,7 @@ impl SiqGenerator {
     }
 
     /// One attempt without waiting (see [`Sequencer::try_next`]).
+    #[inline]
     pub fn try_generate<C: Clock>(
         &mut self,
         clock: &mut C,
@@ -663,8 +665,19 @@ impl SiqGenerator {
             self.highest_used = self.highest_used.max(sequencer.highest());
             return Ok(step.map(assemble));
         }
-        // A kind's sequencer exists once it has issued an ID, so that an
-        // attempt that waits or fails leaves no trace.
+        Ok(self.first_of_kind(clock, limits, kind)?.map(assemble))
+    }
+
+    /// The attempt of a kind's first ID: its sequencer exists once it has
+    /// issued one, so that an attempt that waits or fails leaves no trace.
+    #[cold]
+    #[inline(never)]
+    fn first_of_kind<C: Clock>(
+        &mut self,
+        clock: &mut C,
+        limits: &Limits,
+        kind: Kind,
+    ) -> Result<Step<Sequenced>> {
         let range = kind.slot_rule().assign(self.slot, self.nslots)?.range;
         let mut sequencer = Sequencer::new(Regression::Logical, range, self.floor);
         let step = sequencer.try_next(clock, &SiqTimeline, limits)?;
@@ -672,7 +685,7 @@ impl SiqGenerator {
             self.highest_used = self.highest_used.max(sequencer.highest());
             self.sequencers[kind.index()] = Some(sequencer);
         }
-        Ok(step.map(assemble))
+        Ok(step)
     }
 
     /// The state of `kind`'s sequencer, if that kind has been used.

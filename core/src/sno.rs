@@ -53,6 +53,7 @@ pub fn units_at(unix_nanos: i128) -> Result<u64> {
 }
 
 impl Sno {
+    #[inline]
     pub fn from_parts(
         units: u64,
         tick_tock: bool,
@@ -203,6 +204,7 @@ impl SnoGenerator {
     }
 
     /// One attempt without waiting (see [`Sequencer::try_next`]).
+    #[inline]
     pub fn try_generate<C: Clock>(
         &mut self,
         clock: &mut C,

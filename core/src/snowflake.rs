@@ -187,6 +187,7 @@ impl SnowflakeGenerator {
     }
 
     /// One attempt without waiting (see [`Sequencer::try_next`]).
+    #[inline]
     pub fn try_generate<C: Clock>(
         &mut self,
         clock: &mut C,
