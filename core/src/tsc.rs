@@ -37,7 +37,7 @@ pub const MARGIN_NANOS: i64 = 1_000;
 
 /// Ticks beyond which the bound is not given (a real reading is cheaper than
 /// the risk of an overflow): about a second at 4 GHz.
-const MAX_TICKS: u64 = 1 << 32;
+pub const MAX_TICKS: u64 = 1 << 32;
 
 /// A clock's reading between two readings of the counter.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
