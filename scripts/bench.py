@@ -852,7 +852,8 @@ def report_profile(results):
       f"{fmt_n(N_GEN)} calls, minus the `count(1)` floor), the backend pinned to CPU {PIN_CPU}. "
       "The physical floor: a C function returning a constant 16-byte value (what any by-reference "
       "result costs: the call through fmgr and a `palloc`), and one vDSO read of the real-time clock "
-      "(which every time-based ID needs). Targets (issue \"generation back to 0.1.0's speed\"): "
+      "(which a generator takes once per time unit, and between readings a read of the CPU's "
+      "time-stamp counter, docs/guarantees.md \"What an ID's time is\"). Targets (issue \"generation back to 0.1.0's speed\"): "
       "sno, siq, kuid96, kuid64 ≤ 45 ns on 15 and ≤ 0.3× `nextval`.")
     w("")
     for variant, profile in results.get("profile", {}).items():
