@@ -46,6 +46,42 @@ fn edges() {
     assert_eq!(distance_code(1 << 56), 1 << 56);
 }
 
+#[test]
+fn within_2_pow_56_the_code_is_the_difference_and_joins_the_general_code() {
+    // Bases with room for ±2^57 (a value that wraps is far, not near).
+    for base in [1 << 57, 1 << 100, u128::MAX - (1 << 58)] {
+        for d in [
+            -(1i128 << 56),
+            -(1 << 56) + 1,
+            -1,
+            0,
+            1,
+            (1 << 56) - 1,
+            1 << 56,
+        ] {
+            let value = base.wrapping_add(d as u128);
+            assert_eq!(
+                abbreviation(value, base),
+                (1u64 << 63).wrapping_add(d as u64),
+                "base {base:#x}, d {d}"
+            );
+        }
+        // Across the edge the codes go on increasing.
+        for d in [(1i128 << 56) - 1, 1 << 56, (1 << 56) + 1, (1 << 57) + 3] {
+            monotone(
+                base.wrapping_add(d as u128),
+                base.wrapping_add(d as u128 + 1),
+                base,
+            );
+            monotone(
+                base.wrapping_sub(d as u128 + 1),
+                base.wrapping_sub(d as u128),
+                base,
+            );
+        }
+    }
+}
+
 proptest! {
     #[test]
     fn order_is_kept(a in any::<u128>(), b in any::<u128>(), base in any::<u128>()) {
