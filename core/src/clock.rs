@@ -212,13 +212,20 @@ pub fn system_monotonic_nanos() -> Option<i64> {
     const CLOCK: libc::clockid_t = libc::CLOCK_BOOTTIME;
     #[cfg(not(any(target_os = "linux", target_os = "android")))]
     const CLOCK: libc::clockid_t = libc::CLOCK_MONOTONIC;
+    unix_clock_nanos(CLOCK)
+}
+
+/// One of the system's clocks in nanoseconds, `None` where the system lacks
+/// it.
+#[cfg(unix)]
+pub(crate) fn unix_clock_nanos(clock: libc::clockid_t) -> Option<i64> {
     let mut ts = libc::timespec {
         tv_sec: 0,
         tv_nsec: 0,
     };
     // SAFETY: ts is a valid timespec; a clock the system lacks makes the
     // call fail, answered by None.
-    if unsafe { libc::clock_gettime(CLOCK, &mut ts) } != 0 {
+    if unsafe { libc::clock_gettime(clock, &mut ts) } != 0 {
         return None;
     }
     #[allow(clippy::unnecessary_cast)]

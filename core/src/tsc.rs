@@ -237,20 +237,7 @@ fn counter() -> Option<u64> {
 fn raw_monotonic_nanos() -> Option<i64> {
     #[cfg(any(target_os = "linux", target_os = "android"))]
     {
-        let mut ts = libc::timespec {
-            tv_sec: 0,
-            tv_nsec: 0,
-        };
-        // SAFETY: ts is a valid timespec; failure is answered by None.
-        if unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC_RAW, &mut ts) } != 0 {
-            return None;
-        }
-        #[allow(clippy::unnecessary_cast)]
-        Some(
-            (ts.tv_sec as i64)
-                .wrapping_mul(1_000_000_000)
-                .wrapping_add(ts.tv_nsec as i64),
-        )
+        crate::clock::unix_clock_nanos(libc::CLOCK_MONOTONIC_RAW)
     }
     #[cfg(not(any(target_os = "linux", target_os = "android")))]
     {
