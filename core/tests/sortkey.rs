@@ -5,7 +5,7 @@
 use flake_core::kuid::Kuid96;
 use flake_core::siq::Siq;
 use flake_core::sno::Sno;
-use flake_core::sortkey::{abbreviation, abbreviation_of, distance_code, ServerField};
+use flake_core::sortkey::{abbreviation, abbreviation_of, distance_code, key_of, ServerField};
 use flake_core::FlakeId;
 use proptest::prelude::*;
 
@@ -79,6 +79,15 @@ fn within_2_pow_56_the_code_is_the_difference_and_joins_the_general_code() {
                 base,
             );
         }
+    }
+}
+
+proptest! {
+    #[test]
+    fn a_key_is_the_bytes_as_one_big_endian_integer(bytes in proptest::collection::vec(any::<u8>(), 0..=16)) {
+        let mut wide = [0u8; 16];
+        wide[16 - bytes.len()..].copy_from_slice(&bytes);
+        prop_assert_eq!(key_of(&bytes), u128::from_be_bytes(wide));
     }
 }
 

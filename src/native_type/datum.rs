@@ -53,16 +53,10 @@ pub unsafe fn value_at<T: FlakeId>(datum: pg_sys::Datum) -> T {
 #[inline(always)]
 pub unsafe fn key_at<T: FlakeId>(datum: pg_sys::Datum) -> u128 {
     const { assert!(T::LEN <= 16) };
-    let mut wide = [0u8; 16];
-    // SAFETY: the caller guarantees T::LEN bytes at datum; wide has room.
-    unsafe {
-        std::ptr::copy_nonoverlapping(
-            datum.cast_mut_ptr::<u8>() as *const u8,
-            wide.as_mut_ptr().add(16 - T::LEN),
-            T::LEN,
-        )
-    };
-    u128::from_be_bytes(wide)
+    // SAFETY: the caller guarantees T::LEN bytes at datum.
+    let bytes =
+        unsafe { std::slice::from_raw_parts(datum.cast_mut_ptr::<u8>() as *const u8, T::LEN) };
+    flake_core::sortkey::key_of(bytes)
 }
 
 /// The canonical text form as a palloc'd C string, encoded on the stack (no
