@@ -18,6 +18,7 @@ use crate::backend_local::BackendLocal;
 use crate::clock::BackendClock;
 use crate::errors::{raise, OrRaise};
 use crate::marks::{Marks, MarksError};
+use crate::native_type::datum_of_key;
 use crate::settings::{self, Definition, Plain};
 use crate::shared_memory::{self, SharedState};
 use crate::spinlock::SpinLocked;
@@ -25,7 +26,7 @@ use crate::wal;
 use flake_core::clock::{Clock, ReadAhead};
 use flake_core::generator::{MarkedGenerator, SequencerRow, SlotGenerator, SHARED_SLOT};
 use flake_core::sequencer::{Limits, Step};
-use flake_core::{Error, ErrorKind};
+use flake_core::{Error, ErrorKind, FlakeId};
 use pgrx::guc::{GucContext, GucFlags, GucSetting};
 use pgrx::pg_sys;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicPtr, Ordering};
@@ -411,6 +412,24 @@ impl<G: SlotGenerator> Generator<G> {
                 }
             }
         })
+    }
+
+    /// [`generate`](Self::generate) for a format of 9 to 16 bytes, into its
+    /// datum: the ID is carried as its [`FlakeId::key`] from the step to the
+    /// datum, in registers. As a byte array it went through memory twice on
+    /// the way, written in pieces and read back in 8-byte loads across them,
+    /// each load waiting for the stores (docs/BENCHMARKS.md "Generation
+    /// profile").
+    #[inline(always)]
+    pub fn generate_datum<I: FlakeId>(
+        &'static self,
+        step: impl FnMut(
+            &mut G,
+            &mut ReadAhead<BackendClock>,
+            &Limits,
+        ) -> flake_core::Result<Step<u128>>,
+    ) -> pg_sys::Datum {
+        datum_of_key::<I>(self.generate(step))
     }
 
     /// Per-backend mode: this backend's generator for its slot, above what

@@ -11,14 +11,13 @@ use crate::c_function::{c_function, sql_file, Call};
 use crate::errors::OrRaise;
 use crate::format::Format;
 use crate::generator::Generator;
-use crate::native_type::{datum_of, native_type, FromBinary};
+use crate::native_type::{native_type, FromBinary};
 use crate::node::NodeField;
 use crate::record::{column, out_record};
 use crate::settings::{self, Definition, FormatSetting, Plain, TextSetting};
 use crate::time;
 use flake_core::error::field_in_range;
 use flake_core::kuid::{self as kuid_core, Kuid64Generator, Kuid96Generator};
-use flake_core::FlakeId;
 use pgrx::guc::{GucContext, GucFlags, GucSetting};
 use pgrx::prelude::*;
 use std::ffi::CString;
@@ -209,7 +208,7 @@ c_function! {
     |_call| {
         let node = node_setting();
         let interval = interval_setting();
-        datum_of(KUID96.generate(|generator, clock, limits| generator.try_generate(clock, limits, node, interval)).bytes())
+        KUID96.generate_datum::<kuid_core::Kuid96>(|generator, clock, limits| generator.try_generate_key(clock, limits, node, interval))
     }
 }
 

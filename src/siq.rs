@@ -6,7 +6,7 @@ use crate::c_function::{c_function, sql_file, Call};
 use crate::errors::OrRaise;
 use crate::format::Format;
 use crate::generator::Generator;
-use crate::native_type::{datum_of, native_type, FromBinary};
+use crate::native_type::{native_type, FromBinary};
 use crate::node::{Identity, NodeField, Source};
 use crate::numeric::{integer_of, numeric_of};
 use crate::record::{column, out_record};
@@ -15,7 +15,6 @@ use crate::settings::{
 };
 use crate::time;
 use flake_core::siq::{self as siq_core, Kind, SiqGenerator};
-use flake_core::FlakeId;
 use pgrx::guc::{GucContext, GucFlags, GucSetting};
 use pgrx::prelude::*;
 use std::ffi::CString;
@@ -235,7 +234,7 @@ c_function! {
     |call| {
         let kind = kind_arg(call);
         let domain = domain_bits();
-        datum_of(GENERATOR.generate(|generator, clock, limits| generator.try_generate(clock, limits, kind, domain)).bytes())
+        GENERATOR.generate_datum::<siq_core::Siq>(|generator, clock, limits| generator.try_generate_key(clock, limits, kind, domain))
     }
 }
 

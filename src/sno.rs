@@ -6,14 +6,13 @@ use crate::c_function::{c_function, sql_file};
 use crate::errors::OrRaise;
 use crate::format::Format;
 use crate::generator::Generator;
-use crate::native_type::{datum_of, native_type, FromBinary};
+use crate::native_type::{native_type, FromBinary};
 use crate::node::NodeField;
 use crate::record::{column, out_record};
 use crate::settings::{self, Definition, FormatSetting, IntSetting};
 use crate::time;
 use flake_core::error::field_in_range;
 use flake_core::sno::{self as sno_core, SnoGenerator};
-use flake_core::FlakeId;
 use pgrx::guc::{GucContext, GucFlags, GucSetting};
 use pgrx::prelude::*;
 
@@ -78,7 +77,7 @@ c_function! {
         let meta = call.datum(0).value() as i32;
         let meta = field("meta", meta, 255) as u8;
         let node = NODE.generating_node() as u8;
-        datum_of(GENERATOR.generate(|generator, clock, limits| generator.try_generate(clock, limits, node, meta)).bytes())
+        GENERATOR.generate_datum::<sno_core::Sno>(|generator, clock, limits| generator.try_generate_key(clock, limits, node, meta))
     }
 }
 

@@ -6,6 +6,7 @@ use crate::clock::Clock;
 use crate::codec::Alphabet;
 use crate::error::{field_in_range, Error, Result};
 use crate::random::RandomSource;
+use crate::FlakeId;
 use std::fmt;
 use std::str::FromStr;
 
@@ -59,25 +60,16 @@ impl FlaxId {
     }
 
     fn from_fields(millis: u64, random: u64) -> FlaxId {
-        let value = (millis as u128) << RANDOM_BITS | random as u128;
-        let mut b = [0u8; 12];
-        b.copy_from_slice(&value.to_be_bytes()[4..]);
-        FlaxId(b)
-    }
-
-    fn as_u128(&self) -> u128 {
-        let mut b = [0u8; 16];
-        b[4..].copy_from_slice(&self.0);
-        u128::from_be_bytes(b)
+        FlaxId::from_key((millis as u128) << RANDOM_BITS | random as u128)
     }
 
     /// Milliseconds since the Flax epoch.
     pub fn millis(&self) -> u64 {
-        (self.as_u128() >> RANDOM_BITS) as u64
+        (self.key() >> RANDOM_BITS) as u64
     }
 
     pub fn random(&self) -> u64 {
-        self.as_u128() as u64 & MAX_RANDOM
+        self.key() as u64 & MAX_RANDOM
     }
 
     pub fn unix_millis(&self) -> i64 {
@@ -90,7 +82,7 @@ impl FlaxId {
 
     /// The 16-character text form in a stack buffer.
     pub fn encode(&self) -> [u8; TEXT_LEN] {
-        FLAX64.encode(self.as_u128(), 96)
+        FLAX64.encode(self.key(), 96)
     }
 
     /// Strict decoding of the 16-character text form.

@@ -14,6 +14,7 @@ use crate::sequencer::{
     until_issued, Limits, Regression, Sequencer, SequencerState, Step, Timeline,
 };
 use crate::slot::{SlotAssignment, SlotRule};
+use crate::FlakeId;
 use std::fmt;
 use std::str::FromStr;
 
@@ -292,7 +293,15 @@ impl Kuid96 {
         let interval = check_interval(interval)?;
         let time = kuid96_time(unix_micros)?;
         let seq = check_seq("kuid96", seq)?;
-        Ok(Kuid96::from_fields(time, node, seq, interval))
+        Ok(Kuid96::from_key(Kuid96::key_of_fields(
+            time, node, seq, interval,
+        )))
+    }
+
+    /// The [`FlakeId::key`] of the kuid96 with these fields.
+    #[inline(always)]
+    fn key_of_fields(time: ErlangTime, node: u32, seq: u32, interval: u32) -> u128 {
+        insert_node(local_bits(time, seq), node, interval)
     }
 
     /// The smallest kuid96 at `unix_micros` (node 0, seq 0).
@@ -304,37 +313,21 @@ impl Kuid96 {
     pub fn globalize(kuid64: i64, node: u32, interval: u32) -> Result<Kuid96> {
         let interval = check_interval(interval)?;
         let local = kuid64_bits(kuid64)?;
-        Ok(Kuid96::from_u128(insert_node(local, node, interval)))
+        Ok(Kuid96::from_key(insert_node(local, node, interval)))
     }
 
     /// The reference's `gtol/1`: the kuid64 without the node. Times beyond
     /// kuid64's range (A ≥ 2^19) are 22008.
     pub fn localize(&self, interval: u32) -> Result<i64> {
-        let (local, _) = remove_node(self.as_u128(), check_interval(interval)?);
+        let (local, _) = remove_node(self.key(), check_interval(interval)?);
         i64::try_from(local).map_err(|_| Error::TimeOutOfRange {
             type_name: "kuid64",
             range: KUID64_TIME_RANGE,
         })
     }
 
-    fn from_fields(time: ErlangTime, node: u32, seq: u32, interval: u32) -> Kuid96 {
-        Kuid96::from_u128(insert_node(local_bits(time, seq), node, interval))
-    }
-
-    fn from_u128(value: u128) -> Kuid96 {
-        let mut b = [0u8; 12];
-        b.copy_from_slice(&value.to_be_bytes()[4..]);
-        Kuid96(b)
-    }
-
-    fn as_u128(&self) -> u128 {
-        let mut b = [0u8; 16];
-        b[4..].copy_from_slice(&self.0);
-        u128::from_be_bytes(b)
-    }
-
     pub fn parts(&self, interval: u32) -> Result<Kuid96Parts> {
-        let (local, node) = remove_node(self.as_u128(), check_interval(interval)?);
+        let (local, node) = remove_node(self.key(), check_interval(interval)?);
         let (time, seq) = kuid64_fields(local);
         Ok(Kuid96Parts {
             time: time.unix_micros(),
@@ -354,19 +347,19 @@ impl Kuid96 {
 
     /// The sequence: the low 14 bits whatever the interval.
     pub fn seq(&self) -> u32 {
-        self.as_u128() as u32 & MAX_SEQ
+        self.key() as u32 & MAX_SEQ
     }
 
     /// The 16-character text form in a stack buffer.
     pub fn encode(&self) -> [u8; KUID96_TEXT_LEN] {
-        KUID64.encode(self.as_u128(), 96)
+        KUID64.encode(self.key(), 96)
     }
 
     /// Strict decoding of the 16-character text form.
     pub fn decode(text: &[u8]) -> Option<Kuid96> {
         KUID64
             .decode::<KUID96_TEXT_LEN>(text, 96)
-            .map(Kuid96::from_u128)
+            .map(Kuid96::from_key)
     }
 }
 
@@ -514,7 +507,7 @@ impl Kuid64Generator {
         Ok(self
             .sequencer
             .try_next(clock, &KUID64_TIMELINE, limits)?
-            .map(|s| local_bits(ErlangTime::from_monotonic_unit(s.unit), s.sequence) as i64))
+            .map(|s| local_bits(ErlangTime::from_monotonic_unit(s.unit), s.sequence()) as i64))
     }
 
     pub fn assignment(&self) -> SlotAssignment {
@@ -571,13 +564,28 @@ impl Kuid96Generator {
         node: u32,
         interval: u32,
     ) -> Result<Step<Kuid96>> {
+        Ok(self
+            .try_generate_key(clock, limits, node, interval)?
+            .map(Kuid96::from_key))
+    }
+
+    /// [`try_generate`](Self::try_generate) with the ID as its
+    /// [`FlakeId::key`], the form the generation path carries it in.
+    #[inline]
+    pub fn try_generate_key<C: Clock>(
+        &mut self,
+        clock: &mut C,
+        limits: &Limits,
+        node: u32,
+        interval: u32,
+    ) -> Result<Step<u128>> {
         let interval = check_interval(interval)?;
         Ok(self
             .sequencer
             .try_next(clock, &KUID96_TIMELINE, limits)?
             .map(|s| {
                 let time = ErlangTime::from_monotonic_unit(s.unit);
-                Kuid96::from_fields(time, node, s.sequence, interval)
+                Kuid96::key_of_fields(time, node, s.sequence(), interval)
             }))
     }
 

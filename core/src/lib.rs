@@ -110,6 +110,19 @@ pub trait FlakeId:
     /// byte string of `LEN` bytes is a value, but for `distributed_id`
     /// (up to 10^28 − 1).
     const MAX_KEY: u128;
+    /// The bytes as one big-endian integer (of at most [`MAX_KEY`](Self::MAX_KEY)),
+    /// whose order is therefore the values' order.
+    ///
+    /// Generators build an ID as its key and hand it on as one (the
+    /// `try_generate_key` of sno, SIQ and kuid96): a value of 10 to 14 bytes
+    /// that is built in pieces and handed on through memory is read back in
+    /// 8-byte loads that straddle the stores that wrote it, and each such
+    /// load waits for them, which was a fifth of an ID's cost
+    /// (docs/BENCHMARKS.md "Generation profile").
+    fn key(&self) -> u128;
+    /// The value whose bytes are the low `LEN` bytes of `key`, big-endian:
+    /// [`key`](Self::key)'s inverse, for a key of at most `MAX_KEY`.
+    fn from_key(key: u128) -> Self;
 }
 
 /// Declares the common surface of a fixed-length identifier: byte access,
@@ -180,6 +193,17 @@ macro_rules! fixed_id {
             }
             fn bytes(&self) -> &[u8] {
                 &self.0
+            }
+            #[inline(always)]
+            fn key(&self) -> u128 {
+                $crate::sortkey::key_of(&self.0)
+            }
+            #[inline(always)]
+            fn from_key(key: u128) -> Self {
+                debug_assert!(key <= $max_key);
+                let mut bytes = [0u8; $len];
+                bytes.copy_from_slice(&key.to_be_bytes()[16 - $len..]);
+                $ty(bytes)
             }
             #[inline]
             fn encode_text(&self, out: &mut $crate::TextBuffer) -> usize {

@@ -139,12 +139,35 @@ pub fn until_issued<C: Clock, T>(
     }
 }
 
-/// One ID's worth of coordinates.
+/// One ID's worth of coordinates: the unit, and the sequence with the
+/// tick-tock bit in one 64-bit word. Two words, each written and read whole:
+/// the step's fast path and its slow path meet in memory, and a `u32` and a
+/// `bool` written apart and read back as one word made every ID wait for
+/// the two stores (docs/BENCHMARKS.md "Generation profile").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Sequenced {
     pub unit: u64,
-    pub sequence: u32,
-    pub tick_tock: bool,
+    sequence_and_tick_tock: u64,
+}
+
+impl Sequenced {
+    #[inline(always)]
+    pub fn new(unit: u64, sequence: u32, tick_tock: bool) -> Self {
+        Sequenced {
+            unit,
+            sequence_and_tick_tock: u64::from(tick_tock) << 32 | u64::from(sequence),
+        }
+    }
+
+    #[inline(always)]
+    pub fn sequence(&self) -> u32 {
+        self.sequence_and_tick_tock as u32
+    }
+
+    #[inline(always)]
+    pub fn tick_tock(&self) -> bool {
+        self.sequence_and_tick_tock >> 32 != 0
+    }
 }
 
 /// Plain data (`Copy`, no pointers), so that in shared mode it can live in
@@ -356,11 +379,7 @@ impl Sequencer {
         let sequence = self.next as u32;
         self.next += 1;
         self.issued += 1;
-        Sequenced {
-            unit: self.unit,
-            sequence,
-            tick_tock: self.drift & 1 == 1,
-        }
+        Sequenced::new(self.unit, sequence, self.drift & 1 == 1)
     }
 
     pub fn state(&self) -> SequencerState {

@@ -11,6 +11,7 @@ use crate::sequencer::{
     until_issued, Limits, Regression, Sequenced, Sequencer, SequencerState, Step, Timeline,
 };
 use crate::slot::{SlotAssignment, SlotRule};
+use crate::FlakeId;
 use sha2::{Digest, Sha256};
 use std::fmt;
 use std::str::FromStr;
@@ -294,13 +295,17 @@ impl Siq {
     /// Only callers that have range-checked `ticks` may use this.
     #[inline]
     fn assemble(ticks: u64, shard: u8, domain_hash: u32, low16: u16) -> Siq {
+        <Siq as FlakeId>::from_key(Siq::key_of_fields(ticks, shard, domain_hash, low16))
+    }
+
+    /// The [`FlakeId::key`] of the SIQ with these fields.
+    #[inline(always)]
+    fn key_of_fields(ticks: u64, shard: u8, domain_hash: u32, low16: u16) -> u128 {
         debug_assert!(ticks <= MAX_TICKS);
-        let mut b = [0u8; 14];
-        b[..7].copy_from_slice(&ticks.to_be_bytes()[1..]);
-        b[7] = shard;
-        b[8..12].copy_from_slice(&domain_hash.to_be_bytes());
-        b[12..].copy_from_slice(&low16.to_be_bytes());
-        Siq(b)
+        u128::from(ticks) << 56
+            | u128::from(shard) << 48
+            | u128::from(domain_hash) << 16
+            | u128::from(low16)
     }
 
     /// `siq_from_parts`: every field range-checked (22003).
@@ -384,9 +389,7 @@ impl Siq {
     }
 
     pub fn to_u128(&self) -> u128 {
-        let mut b = [0u8; 16];
-        b[2..].copy_from_slice(&self.0);
-        u128::from_be_bytes(b)
+        self.key()
     }
 
     /// The value of a 112-bit number (22003 from 2^112 on).
@@ -655,11 +658,27 @@ impl SiqGenerator {
         kind: Kind,
         domain_hash: u32,
     ) -> Result<Step<Siq>> {
+        Ok(self
+            .try_generate_key(clock, limits, kind, domain_hash)?
+            .map(Siq::from_key))
+    }
+
+    /// [`try_generate`](Self::try_generate) with the ID as its
+    /// [`FlakeId::key`], the form the generation path carries it in.
+    #[inline]
+    pub fn try_generate_key<C: Clock>(
+        &mut self,
+        clock: &mut C,
+        limits: &Limits,
+        kind: Kind,
+        domain_hash: u32,
+    ) -> Result<Step<u128>> {
         // The slot rule's process field is the shard (both SHARD_BITS wide):
         // the assignment (two divisions) is needed only for a new sequencer.
         let shard = self.shard();
-        let assemble =
-            |s: Sequenced| Siq::assemble(s.unit, shard, domain_hash, kind.low16(s.sequence as u16));
+        let assemble = |s: Sequenced| {
+            Siq::key_of_fields(s.unit, shard, domain_hash, kind.low16(s.sequence() as u16))
+        };
         if let Some(sequencer) = &mut self.sequencers[kind.index()] {
             let step = sequencer.try_next(clock, &SiqTimeline, limits)?;
             self.highest_used = self.highest_used.max(sequencer.highest());

@@ -9,6 +9,7 @@ use crate::sequencer::{
     until_issued, Limits, Regression, Sequencer, SequencerState, Step, Timeline,
 };
 use crate::slot::{SlotAssignment, SlotRule};
+use crate::FlakeId;
 use std::fmt;
 use std::str::FromStr;
 
@@ -61,19 +62,28 @@ impl Sno {
         partition: u16,
         sequence: u16,
     ) -> Result<Sno> {
+        Sno::key_of_parts(units, tick_tock, meta, partition, sequence).map(Sno::from_key)
+    }
+
+    /// The [`FlakeId::key`] of [`from_parts`](Self::from_parts).
+    #[inline(always)]
+    fn key_of_parts(
+        units: u64,
+        tick_tock: bool,
+        meta: u8,
+        partition: u16,
+        sequence: u16,
+    ) -> Result<u128> {
         if units > MAX_UNITS {
             return Err(Error::TimeOutOfRange {
                 type_name: "sno",
                 range: TIME_RANGE,
             });
         }
-        let head = (units << 1 | tick_tock as u64).to_be_bytes();
-        let mut b = [0u8; 10];
-        b[..5].copy_from_slice(&head[3..]);
-        b[5] = meta;
-        b[6..8].copy_from_slice(&partition.to_be_bytes());
-        b[8..].copy_from_slice(&sequence.to_be_bytes());
-        Ok(Sno(b))
+        Ok(u128::from(units << 1 | tick_tock as u64) << 40
+            | u128::from(meta) << 32
+            | u128::from(partition) << 16
+            | u128::from(sequence))
     }
 
     /// The smallest sno at `unix_nanos` (every other field zero).
@@ -116,15 +126,9 @@ impl Sno {
         (self.unix_nanos() / 1000) as i64
     }
 
-    fn as_u128(&self) -> u128 {
-        let mut b = [0u8; 16];
-        b[6..].copy_from_slice(&self.0);
-        u128::from_be_bytes(b)
-    }
-
     /// The 16-character text form, in a stack buffer.
     pub fn encode(&self) -> [u8; TEXT_LEN] {
-        SNO32.encode(self.as_u128(), 80)
+        SNO32.encode(self.key(), 80)
     }
 
     /// Strict decoding of the 16-character text form.
@@ -212,10 +216,27 @@ impl SnoGenerator {
         node: u8,
         meta: u8,
     ) -> Result<Step<Sno>> {
+        Ok(self
+            .try_generate_key(clock, limits, node, meta)?
+            .map(Sno::from_key))
+    }
+
+    /// [`try_generate`](Self::try_generate) with the ID as its
+    /// [`FlakeId::key`], the form the generation path carries it in.
+    #[inline]
+    pub fn try_generate_key<C: Clock>(
+        &mut self,
+        clock: &mut C,
+        limits: &Limits,
+        node: u8,
+        meta: u8,
+    ) -> Result<Step<u128>> {
         let partition = (node as u16) << 8 | self.assignment.process as u16;
         self.sequencer
             .try_next(clock, &SnoTimeline, limits)?
-            .and_then(|s| Sno::from_parts(s.unit, s.tick_tock, meta, partition, s.sequence as u16))
+            .and_then(|s| {
+                Sno::key_of_parts(s.unit, s.tick_tock(), meta, partition, s.sequence() as u16)
+            })
     }
 
     pub fn assignment(&self) -> SlotAssignment {

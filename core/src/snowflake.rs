@@ -206,7 +206,7 @@ impl SnowflakeGenerator {
                     s.unit as i64,
                     worker,
                     self.assignment.process as i64,
-                    s.sequence as i64,
+                    s.sequence() as i64,
                     epoch_ms,
                 )
             })

@@ -64,7 +64,7 @@ fn next(sequencer: &mut Sequencer, clock: &mut Counted) -> Step<(u64, u32)> {
     sequencer
         .try_next(&mut ReadAhead::new(clock), &Millis, &Limits::NO_MARK)
         .unwrap()
-        .map(|s| (s.unit, s.sequence))
+        .map(|s| (s.unit, s.sequence()))
 }
 
 fn unit(nanos: i64) -> u64 {

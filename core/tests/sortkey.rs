@@ -2,6 +2,7 @@
 //! index built with them would be corrupt otherwise), and keep values near
 //! the base apart.
 
+use flake_core::flaxid::FlaxId;
 use flake_core::kuid::Kuid96;
 use flake_core::siq::Siq;
 use flake_core::sno::Sno;
@@ -89,6 +90,24 @@ proptest! {
         wide[16 - bytes.len()..].copy_from_slice(&bytes);
         prop_assert_eq!(key_of(&bytes), u128::from_be_bytes(wide));
     }
+
+    /// The generators hand an ID on as its key (`FlakeId::key`): the key
+    /// and back is the same value, for every type of 9 to 16 bytes.
+    #[test]
+    fn a_value_goes_to_its_key_and_back(bytes in proptest::array::uniform16(any::<u8>())) {
+        key_and_back::<Sno>(&bytes)?;
+        key_and_back::<Siq>(&bytes)?;
+        key_and_back::<Kuid96>(&bytes)?;
+        key_and_back::<FlaxId>(&bytes)?;
+    }
+}
+
+fn key_and_back<T: FlakeId>(bytes: &[u8; 16]) -> Result<(), TestCaseError> {
+    let id = T::from_slice(&bytes[..T::LEN]).expect("every byte string of LEN is a value");
+    prop_assert_eq!(id.key(), key_of(id.bytes()));
+    let back = T::from_key(id.key());
+    prop_assert_eq!(back.bytes(), id.bytes());
+    Ok(())
 }
 
 proptest! {

@@ -30,7 +30,7 @@ pub mod io;
 pub mod skipsupport;
 pub mod sortsupport;
 
-pub use datum::datum_of;
+pub use datum::{datum_of, datum_of_key};
 pub use io::FromBinary;
 
 /// Declares the Rust side of a native type (see the module documentation):

@@ -406,7 +406,7 @@ impl<F: LeasedFormat, M: Monotonic> LeasedGenerator<F, M> {
             .try_next(&mut self.clock, timeline, &limits)?
         {
             Step::Issued(s) => {
-                let id = self.format.assemble(s.unit, s.sequence)?;
+                let id = self.format.assemble(s.unit, s.sequence())?;
                 self.last_unit = Some(self.last_unit.map_or(s.unit, |u| u.max(s.unit)));
                 Ok(Attempt::Issued(id))
             }
