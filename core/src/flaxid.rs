@@ -87,10 +87,7 @@ impl FlaxId {
 
     /// Strict decoding of the 16-character text form.
     pub fn decode(text: &[u8]) -> Option<FlaxId> {
-        let n = FLAX64.decode::<TEXT_LEN>(text, 96)?;
-        let mut b = [0u8; 12];
-        b.copy_from_slice(&n.to_be_bytes()[4..]);
-        Some(FlaxId(b))
+        FLAX64.decode::<TEXT_LEN>(text, 96).map(FlaxId::from_key)
     }
 }
 

@@ -295,7 +295,7 @@ impl Siq {
     /// Only callers that have range-checked `ticks` may use this.
     #[inline]
     fn assemble(ticks: u64, shard: u8, domain_hash: u32, low16: u16) -> Siq {
-        <Siq as FlakeId>::from_key(Siq::key_of_fields(ticks, shard, domain_hash, low16))
+        Siq::from_key(Siq::key_of_fields(ticks, shard, domain_hash, low16))
     }
 
     /// The [`FlakeId::key`] of the SIQ with these fields.
@@ -401,9 +401,7 @@ impl Siq {
                 range: VALUE_RANGE,
             });
         }
-        let mut b = [0u8; 14];
-        b.copy_from_slice(&value.to_be_bytes()[2..]);
-        Ok(Siq(b))
+        Ok(Siq::from_key(value))
     }
 
     /// `bytea::siq`: the 14 bytes, or 16 whose first two are zero (the

@@ -133,10 +133,7 @@ impl Sno {
 
     /// Strict decoding of the 16-character text form.
     pub fn decode(text: &[u8]) -> Option<Sno> {
-        let n = SNO32.decode::<TEXT_LEN>(text, 80)?;
-        let mut b = [0u8; 10];
-        b.copy_from_slice(&n.to_be_bytes()[6..]);
-        Some(Sno(b))
+        SNO32.decode::<TEXT_LEN>(text, 80).map(Sno::from_key)
     }
 }
 

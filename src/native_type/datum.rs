@@ -84,9 +84,7 @@ pub unsafe fn value_at<T: FlakeId>(datum: pg_sys::Datum) -> T {
 pub unsafe fn key_at<T: FlakeId>(datum: pg_sys::Datum) -> u128 {
     const { assert!(T::LEN <= 16) };
     // SAFETY: the caller guarantees T::LEN bytes at datum.
-    let bytes =
-        unsafe { std::slice::from_raw_parts(datum.cast_mut_ptr::<u8>() as *const u8, T::LEN) };
-    flake_core::sortkey::key_of(bytes)
+    flake_core::sortkey::key_of(unsafe { bytes_at::<T>(datum) })
 }
 
 /// The canonical text form as a palloc'd C string, encoded on the stack (no
