@@ -36,6 +36,18 @@ BACKEND_DATA=$DATA-backend
 mkdir -p "$TMP"
 OUT=$(mktemp -d "$TMP/pg_flake-regress-$major.XXXXXX")
 
+# On stderr, a test server's last log lines, then the lines that tell of a
+# crash or a PANIC: last, because a CI report may show only the end of the
+# output.
+server_log_tail() {
+    local log=$1/server.log
+    [ -f "$log" ] || return 0
+    echo "== $log: last 20 lines" >&2
+    tail -n 20 "$log" >&2
+    echo "== $log: crashes and PANICs" >&2
+    grep -E "PANIC|terminated by signal|was terminated|reinitializing|TRAP" "$log" | tail -n 8 >&2 || true
+}
+
 # suite NAME MODE DATADIR PORT REGRESS_TESTS CARGO_TEST_FILTER [CONF_LINE]
 suite() {
     local name=$1 mode=$2 data=$3 port=$4 tests=$5 filter=$6
@@ -47,12 +59,16 @@ suite() {
     local psql=(psql -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$port" -U postgres)
     "${psql[@]}" -d postgres -c "CREATE DATABASE regress_flake" -c "CREATE DATABASE flake_test"
     # shellcheck disable=SC2086 # one test name per word
-    scripts/pg-regress.sh "$port" "$OUT/$name" $tests
+    scripts/pg-regress.sh "$port" "$OUT/$name" $tests || { server_log_tail "$data"; return 1; }
+    # On a failure, the server's side of it (a crash, a PANIC, the error a
+    # client saw only as "db error") in the output, which CI keeps and its
+    # files it does not.
     PG_FLAKE_TEST_MODE=$mode \
     PG_FLAKE_TEST_DSN="host=127.0.0.1 port=$port user=postgres dbname=flake_test" \
     PG_FLAKE_TEST_LOG="$data/server.log" \
     PG_BIN="$PG_BIN" \
-        cargo test --profile test-release -p pg_flake_integration -- --nocapture --test-threads=1 $filter
+        cargo test --profile test-release -p pg_flake_integration -- --nocapture --test-threads=1 $filter ||
+        { server_log_tail "$data"; return 1; }
     if [ "$name" = preloaded ]; then
         local server="host=127.0.0.1 port=$port user=postgres"
         # The SQL examples of the documentation: the README's, then each

@@ -147,7 +147,7 @@ pub fn assert_concurrent_generation(
                 for start in (0..rows).step_by(BATCH as usize) {
                     let end = (start + BATCH).min(rows) - 1;
                     db.execute(&insert, &[&conn, &start, &end])
-                        .unwrap_or_else(|e| panic!("connection {conn}: {e}"));
+                        .unwrap_or_else(|e| panic!("connection {conn}: {e:?}"));
                 }
                 let other_modes: i64 = db
                     .query_one(

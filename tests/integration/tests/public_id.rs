@@ -200,7 +200,7 @@ fn connect_as(role: &str) -> Client {
 fn run(db: &mut Client, statements: &[&str]) {
     for statement in statements {
         db.batch_execute(statement)
-            .unwrap_or_else(|e| panic!("{statement}: {e}"));
+            .unwrap_or_else(|e| panic!("{statement}: {e:?}"));
     }
     std::thread::sleep(std::time::Duration::from_millis(300));
 }

@@ -185,7 +185,7 @@ fn backend_in_a_predecessors_slot_repeats_none_of_its_ids() {
         let mut candidate = connect();
         candidate
             .execute(generate, &[&backend, &CANDIDATE_IDS])
-            .unwrap_or_else(|e| panic!("candidate {backend}: {e}"));
+            .unwrap_or_else(|e| panic!("candidate {backend}: {e:?}"));
         let row = candidate.query_one(state, &[]).unwrap();
         let candidate_slot: i32 = row.get(0);
         if candidate_slot == slot {
