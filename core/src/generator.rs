@@ -109,6 +109,7 @@ macro_rules! single_sequencer {
                 self.sequencer.raise_floor(floor)
             }
 
+            #[inline]
             fn last_unit(&self) -> u64 {
                 self.sequencer.highest()
             }

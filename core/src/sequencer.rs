@@ -252,6 +252,7 @@ impl Sequencer {
 
     /// The highest unit used (or the floor): after a tick-tock flip the
     /// unit in use may lie below units used before it.
+    #[inline]
     pub fn highest(&self) -> u64 {
         self.unit.max(self.safe)
     }

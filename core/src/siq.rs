@@ -743,6 +743,7 @@ impl SlotGenerator for SiqGenerator {
         }
     }
 
+    #[inline]
     fn last_unit(&self) -> u64 {
         // A raised floor moves a sequencer up to it, never further.
         self.highest_used.max(self.floor)
