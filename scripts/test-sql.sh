@@ -21,7 +21,8 @@
 # Environment: PG_BIN; PG_FLAKE_TEST_PORT (25430, PostgreSQL 15's: version V
 # listens on PG_FLAKE_TEST_PORT + 2 (V - 15) preloaded and on the next port
 # not preloaded); PG_FLAKE_TMP (/tmp: the data directories are
-# $PG_FLAKE_TMP/pg_flake-test-V and pg_flake-test-V-backend).
+# $PG_FLAKE_TMP/pg_flake-test-V and pg_flake-test-V-backend, removed when
+# their suite passes).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PG_BIN=${PG_BIN:-/usr/lib/postgresql/15/bin}
@@ -82,6 +83,10 @@ suite() {
         PG_FLAKE_TEST_DSN="$server dbname=flake_clients" scripts/test-clients.sh
     fi
     scripts/pg-server.sh stop "$data"
+    # A passed suite's server is not needed again, and each holds about a
+    # gigabyte after the concurrency tests: six of them, beside the builds,
+    # could fill the disk of a small CI machine. A failed suite's stays.
+    rm -rf "$data"
 }
 
 trap 'scripts/pg-server.sh stop "$DATA" || true; scripts/pg-server.sh stop "$BACKEND_DATA" || true' EXIT
