@@ -53,6 +53,7 @@ server_log_tail() {
 suite() {
     local name=$1 mode=$2 data=$3 port=$4 tests=$5 filter=$6
     shift 6
+    running=$data
     echo "== pg_flake on PostgreSQL $major, $name: $mode mode (port $port)"
     scripts/pg-server.sh stop "$data" || true
     rm -rf "$data"
@@ -60,16 +61,12 @@ suite() {
     local psql=(psql -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$port" -U postgres)
     "${psql[@]}" -d postgres -c "CREATE DATABASE regress_flake" -c "CREATE DATABASE flake_test"
     # shellcheck disable=SC2086 # one test name per word
-    scripts/pg-regress.sh "$port" "$OUT/$name" $tests || { server_log_tail "$data"; return 1; }
-    # On a failure, the server's side of it (a crash, a PANIC, the error a
-    # client saw only as "db error") in the output, which CI keeps and its
-    # files it does not.
+    scripts/pg-regress.sh "$port" "$OUT/$name" $tests
     PG_FLAKE_TEST_MODE=$mode \
     PG_FLAKE_TEST_DSN="host=127.0.0.1 port=$port user=postgres dbname=flake_test" \
     PG_FLAKE_TEST_LOG="$data/server.log" \
     PG_BIN="$PG_BIN" \
-        cargo test --profile test-release -p pg_flake_integration -- --nocapture --test-threads=1 $filter ||
-        { server_log_tail "$data"; return 1; }
+        cargo test --profile test-release -p pg_flake_integration -- --nocapture --test-threads=1 $filter
     if [ "$name" = preloaded ]; then
         local server="host=127.0.0.1 port=$port user=postgres"
         # The SQL examples of the documentation: the README's, then each
@@ -87,9 +84,22 @@ suite() {
     # gigabyte after the concurrency tests: six of them, beside the builds,
     # could fill the disk of a small CI machine. A failed suite's stays.
     rm -rf "$data"
+    running=
 }
 
-trap 'scripts/pg-server.sh stop "$DATA" || true; scripts/pg-server.sh stop "$BACKEND_DATA" || true' EXIT
+# Whatever step of a suite fails, its server's side of it (a crash, a
+# PANIC, the error a client saw only as "db error") goes into the output,
+# which CI keeps, while its files it does not.
+running=
+on_exit() {
+    local status=$?
+    if [ "$status" -ne 0 ] && [ -n "$running" ]; then
+        server_log_tail "$running"
+    fi
+    scripts/pg-server.sh stop "$DATA" || true
+    scripts/pg-server.sh stop "$BACKEND_DATA" || true
+}
+trap on_exit EXIT
 # The tests that apply to this version (soft errors 17+, skip support 18+).
 all=$(scripts/regress-tests.sh "$major")
 if [ "$major" -ge 17 ]; then not_preloaded_mode=shared; else not_preloaded_mode=backend; fi
