@@ -53,6 +53,6 @@ impl Clock for BackendClock {
     }
     #[inline]
     fn bounds_nanos(&mut self) -> Option<(i64, i64)> {
-        TSC.with_borrow(TscBound::bounds)
+        TSC.with_borrow_mut(TscBound::bounds)
     }
 }

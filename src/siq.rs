@@ -200,15 +200,16 @@ fn kind_arg(call: Call<'_>) -> Kind {
             stable: call.argument_is_stable(0),
             last: None,
         });
-        if let Some(last) = site.last.filter(|last| site.stable && last.datum == datum) {
-            return last.kind;
+        if let Some(last) = &site.last {
+            if site.stable && last.datum == datum {
+                return last.kind;
+            }
         }
         let name = call.bytes(0);
-        if let Some(last) = site
-            .last
-            .filter(|last| last.name.get(..last.len) == Some(name))
-        {
-            return last.kind;
+        if let Some(last) = &site.last {
+            if last.name.get(..last.len) == Some(name) {
+                return last.kind;
+            }
         }
         let kind = match std::str::from_utf8(name) {
             Ok(name) => kind_named(name),

@@ -65,6 +65,9 @@ pub struct TscBound {
     base: Option<(u64, i64)>,
     /// Nanoseconds per tick, at most, in 32.32 fixed point; 0 until learnt.
     nanos_per_tick: u64,
+    /// The counter as [`bounds`](Self::bounds) last read it, until a real
+    /// reading takes it as the counter before it.
+    unused: Option<u64>,
 }
 
 impl Default for TscBound {
@@ -80,6 +83,7 @@ impl TscBound {
             last: None,
             base: None,
             nanos_per_tick: 0,
+            unused: None,
         }
     }
 
@@ -90,8 +94,20 @@ impl TscBound {
             // Every ID reads the clock here: no counter reads around it.
             return crate::clock::system_now_nanos();
         }
+        // A generator reads the clock when the bounds could not tell: the
+        // counter they read is one before this reading too, unless it is
+        // too old to bound it (then the reading is taken again).
+        if let Some(before) = self.unused.take() {
+            let now = crate::clock::system_now_nanos();
+            if self.observe_within(before, now) {
+                return now;
+            }
+        }
         let before = counter();
         let now = crate::clock::system_now_nanos();
+        if before.is_some_and(|before| self.observe_within(before, now)) {
+            return now;
+        }
         if let (Some(before), Some(after)) = (before, counter()) {
             self.observe(
                 Sample {
@@ -118,12 +134,14 @@ impl TscBound {
     /// can tell: the last reading (a clock set back since is seen at the
     /// next one), and [`latest_at`](Self::latest_at) the counter now.
     #[inline]
-    pub fn bounds(&self) -> Option<(i64, i64)> {
+    pub fn bounds(&mut self) -> Option<(i64, i64)> {
         if self.nanos_per_tick == 0 {
             return None;
         }
         let (_, earliest) = self.last?;
-        Some((earliest, self.latest_at(counter()?)?))
+        let ticks = counter()?;
+        self.unused = Some(ticks);
+        Some((earliest, self.latest_at(ticks)?))
     }
 
     /// The latest the clock can read when the counter reads `ticks`: the
@@ -140,6 +158,30 @@ impl TscBound {
         // Below 2^32 ticks times below 2^32: no overflow.
         let elapsed_nanos = (elapsed * self.nanos_per_tick) >> 32;
         nanos.checked_add(elapsed_nanos as i64 + 1 + MARGIN_NANOS)
+    }
+
+    /// Remembers a real reading `value` of the real-time clock, taken after
+    /// the counter read `before`, if the rate is learnt and the bound at
+    /// `before` already allows it; otherwise changes nothing and answers
+    /// false, and the caller reads the counter after it for [`observe`].
+    ///
+    /// The bound grows with the counter, so a reading within the bound at
+    /// the counter before it is within it at any counter after it:
+    /// [`observe`] would keep the rate and remember the same. That is
+    /// nearly every reading once the rate is learnt, and each then costs
+    /// one counter read less (in SIQ's units, read at the end of every
+    /// unit, that is about 1 ns an ID: docs/BENCHMARKS.md "Generation
+    /// profile").
+    ///
+    /// [`observe`]: Self::observe
+    #[inline]
+    pub fn observe_within(&mut self, before: u64, value: i64) -> bool {
+        let within = self.nanos_per_tick != 0
+            && self.latest_at(before).is_some_and(|latest| value <= latest);
+        if within {
+            self.last = Some((before, value));
+        }
+        within
     }
 
     /// Remembers a real reading `now` of the real-time clock, between two
@@ -294,6 +336,55 @@ mod tests {
     }
 
     #[test]
+    fn a_reading_within_the_bound_before_it_is_remembered_as_observe_would() {
+        let t = 2 * CALIBRATION_NANOS;
+        let learnt = fed(0, t, 1_000_000);
+        assert!(learnt.calibrated());
+        let wall = 1_700_000_000_000_000_000;
+        for later in [0, 10, 1_000, 14_000, 900_000] {
+            for late in [0, 500, 1_000] {
+                let before = ticks_at(t + later);
+                let value = wall + t + later + late;
+                let mut quick = learnt;
+                if !quick.observe_within(before, value) {
+                    assert_eq!(quick, learnt, "{later} {late}: changed and refused");
+                    continue;
+                }
+                // The counter after the reading: at once, and an
+                // interruption later.
+                for after in [before, before + 3_000, before + 300_000] {
+                    let mut full = learnt;
+                    full.observe(
+                        Sample {
+                            before,
+                            value,
+                            after,
+                        },
+                        || panic!("no measurement once learnt"),
+                        || true,
+                    );
+                    assert_eq!(quick, full, "{later} {late} {after}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_reading_beyond_the_bound_before_it_is_left_to_observe() {
+        let t = 2 * CALIBRATION_NANOS;
+        let learnt = fed(0, t, 1_000_000);
+        let before = ticks_at(t + 10_000);
+        let beyond = learnt.latest_at(before).unwrap() + 1;
+        let mut quick = learnt;
+        assert!(!quick.observe_within(before, beyond));
+        assert_eq!(quick, learnt);
+        let mut learning = fed(0, CALIBRATION_NANOS / 2, 1_000_000);
+        let unchanged = learning;
+        assert!(!learning.observe_within(before, 1_700_000_000_000_000_000 + t));
+        assert_eq!(learning, unchanged);
+    }
+
+    #[test]
     fn no_bound_before_the_rate_is_learnt() {
         let bound = fed(0, CALIBRATION_NANOS - 1, 1_000_000);
         assert!(!bound.calibrated());
@@ -414,14 +505,20 @@ mod tests {
         }
         // A reading just before the bounds is at most the latest, and the
         // earliest at most a reading just after them (however long the
-        // process is kept from running in between).
-        for _ in 0..10_000 {
+        // process is kept from running in between). Every third time a real
+        // reading follows the bounds, as in a generator that could not tell
+        // (it takes the counter the bounds read).
+        for i in 0..30_000 {
             let before = crate::clock::system_now_nanos();
             let bounds = bound.bounds();
             let after = crate::clock::system_now_nanos();
             if let Some((earliest, latest)) = bounds {
                 assert!(before <= latest, "{before} > {latest}");
                 assert!(earliest <= after, "{earliest} > {after}");
+            }
+            if i % 3 == 0 {
+                let reading = bound.read();
+                assert!(reading >= after, "{reading} < {after}");
             }
         }
     }
