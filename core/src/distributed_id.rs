@@ -24,7 +24,7 @@ crate::fixed_id!(
     valid = |id: DistributedId| DistributedId::from_bytes_checked(id.0),
     max_key = MAX_VALUE,
     text = DistributedId::text_into,
-    server_field = None
+    abbreviation = crate::sortkey::Abbreviation::LeadingBits
 );
 
 /// 1900-01-01T00:00:00Z in milliseconds since the Unix epoch.

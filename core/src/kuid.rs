@@ -232,7 +232,7 @@ crate::fixed_id!(
     Kuid96,
     12,
     "kuid96",
-    server_field = Some(crate::sortkey::ServerField {
+    abbreviation = crate::sortkey::Abbreviation::FromBase(crate::sortkey::ServerField {
         shift: low_bits(DEFAULT_INTERVAL),
         width: 32
     })

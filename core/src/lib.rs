@@ -102,10 +102,11 @@ pub trait FlakeId:
     /// The canonical text (what `Display` writes, always ASCII) into `out`
     /// without allocating or formatting; returns its length.
     fn encode_text(&self, out: &mut TextBuffer) -> usize;
-    /// The field that one generating server writes the same into every ID
-    /// it makes, if the format has one below its time: abbreviated sort keys
-    /// ([`sortkey`]) set it aside to reach the sequence below it.
-    const SERVER_FIELD: Option<sortkey::ServerField>;
+    /// How a sort abbreviates the values ([`sortkey::Abbreviation`]): by
+    /// their leading bits where the bits below the time are random, else
+    /// relative to the sort's first value with the field that one
+    /// generating server writes the same into every ID set aside.
+    const ABBREVIATION: sortkey::Abbreviation;
     /// The greatest value, as the big-endian integer of its bytes: every
     /// byte string of `LEN` bytes is a value, but for `distributed_id`
     /// (up to 10^28 − 1).
@@ -134,9 +135,14 @@ macro_rules! fixed_id {
     // A type whose text is its fixed-width `encode()` array, every byte
     // string of its length a value.
     ($ty:ident, $len:literal, $sql:literal) => {
-        $crate::fixed_id!($ty, $len, $sql, server_field = None);
+        $crate::fixed_id!(
+            $ty,
+            $len,
+            $sql,
+            abbreviation = $crate::sortkey::Abbreviation::LeadingBits
+        );
     };
-    ($ty:ident, $len:literal, $sql:literal, server_field = $field:expr) => {
+    ($ty:ident, $len:literal, $sql:literal, abbreviation = $abbreviation:expr) => {
         $crate::fixed_id!(
             $ty,
             $len,
@@ -148,7 +154,7 @@ macro_rules! fixed_id {
                 out[..text.len()].copy_from_slice(&text);
                 text.len()
             },
-            server_field = $field
+            abbreviation = $abbreviation
         );
     };
     (
@@ -158,7 +164,7 @@ macro_rules! fixed_id {
         valid = $valid:expr,
         max_key = $max_key:expr,
         text = $text:expr,
-        server_field = $field:expr
+        abbreviation = $abbreviation:expr
     ) => {
         impl $ty {
             pub const LEN: usize = $len;
@@ -176,7 +182,7 @@ macro_rules! fixed_id {
         impl $crate::FlakeId for $ty {
             const TYPE_NAME: &'static str = $sql;
             const LEN: usize = $len;
-            const SERVER_FIELD: Option<$crate::sortkey::ServerField> = $field;
+            const ABBREVIATION: $crate::sortkey::Abbreviation = $abbreviation;
             const MAX_KEY: u128 = $max_key;
             fn from_slice(bytes: &[u8]) -> $crate::Result<Self> {
                 <[u8; $len]>::try_from(bytes)

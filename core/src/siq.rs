@@ -24,7 +24,7 @@ crate::fixed_id!(
     Siq,
     14,
     "siq",
-    server_field = Some(crate::sortkey::ServerField {
+    abbreviation = crate::sortkey::Abbreviation::FromBase(crate::sortkey::ServerField {
         shift: 16,
         width: 40
     })

@@ -22,7 +22,7 @@ crate::fixed_id!(
     Sno,
     10,
     "sno",
-    server_field = Some(crate::sortkey::ServerField {
+    abbreviation = crate::sortkey::Abbreviation::FromBase(crate::sortkey::ServerField {
         shift: 16,
         width: 16
     })

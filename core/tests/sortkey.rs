@@ -2,11 +2,15 @@
 //! index built with them would be corrupt otherwise), and keep values near
 //! the base apart.
 
+use flake_core::distributed_id::DistributedId;
 use flake_core::flaxid::FlaxId;
 use flake_core::kuid::Kuid96;
 use flake_core::siq::Siq;
 use flake_core::sno::Sno;
-use flake_core::sortkey::{abbreviation, abbreviation_of, distance_code, key_of, ServerField};
+use flake_core::sortkey::{
+    abbreviation, abbreviation_of, distance_code, key_of, leading_bits, leading_shift,
+    Abbreviation, Abbreviator, ServerField,
+};
 use flake_core::FlakeId;
 use proptest::prelude::*;
 
@@ -152,16 +156,26 @@ fn any_field() -> impl Strategy<Value = ServerField> {
     })
 }
 
+/// The server field of a format abbreviated relative to the base.
+fn field_of<T: FlakeId>() -> Option<ServerField> {
+    match T::ABBREVIATION {
+        Abbreviation::FromBase(field) => Some(field),
+        Abbreviation::LeadingBits => None,
+    }
+}
+
 /// The formats' own fields, with the formats' widths in bytes.
-const FORMAT_FIELDS: [(&str, Option<ServerField>, usize); 3] = [
-    ("siq", Siq::SERVER_FIELD, Siq::LEN),
-    ("sno", Sno::SERVER_FIELD, Sno::LEN),
-    ("kuid96", Kuid96::SERVER_FIELD, Kuid96::LEN),
-];
+fn format_fields() -> [(&'static str, Option<ServerField>, usize); 3] {
+    [
+        ("siq", field_of::<Siq>(), Siq::LEN),
+        ("sno", field_of::<Sno>(), Sno::LEN),
+        ("kuid96", field_of::<Kuid96>(), Kuid96::LEN),
+    ]
+}
 
 #[test]
 fn format_fields_lie_inside_their_values() {
-    for (name, field, len) in FORMAT_FIELDS {
+    for (name, field, len) in format_fields() {
         let field = field.unwrap_or_else(|| panic!("{name} declares its server field"));
         assert!(field.width >= 2, "{name}");
         let bits = 8 * len as u32;
@@ -169,7 +183,124 @@ fn format_fields_lie_inside_their_values() {
             field.shift + field.width < bits,
             "{name}: the time lies above the field"
         );
+        // What the abbreviator's 64-bit path of a value near the base needs.
+        assert!(
+            bits - field.shift - field.width <= 64,
+            "{name}: the bits above the field fit in 64"
+        );
+        assert!(field.shift < 54, "{name}: room for the distance");
     }
+    assert_eq!(field_of::<FlaxId>(), None);
+    assert_eq!(field_of::<DistributedId>(), None);
+}
+
+/// The abbreviator of a format relative to the base gives what
+/// `abbreviation_of` gives (its 64-bit path for values of the base's
+/// server near it included), for a base and a value of `T`'s width.
+fn abbreviator_agrees<T: FlakeId>(base: u128, value: u128) -> Result<(), TestCaseError> {
+    let width_mask = u128::MAX >> (128 - 8 * T::LEN);
+    let (base, value) = (base & width_mask, value & width_mask);
+    prop_assert_eq!(
+        Abbreviator::<T>::new(base).abbreviate(value),
+        abbreviation_of(value, base, field_of::<T>()),
+        "{} base {:#x} value {:#x}",
+        T::TYPE_NAME,
+        base,
+        value
+    );
+    Ok(())
+}
+
+/// `value` moved to `base`'s server field, and within about 2^(bits + 1)
+/// of it by `offset`: the values the 64-bit path takes, and its edges.
+fn near_with_field<T: FlakeId>(base: u128, offset: i128, bits: u32) -> u128 {
+    let field = field_of::<T>().expect("a format with a server field");
+    let mask = ((1u128 << field.width) - 1) << field.shift;
+    let offset = offset >> (127 - bits.min(126));
+    let moved = base.wrapping_add(offset as u128);
+    (moved & !mask) | (base & mask)
+}
+
+/// Leading bits of values of `T`'s width never contradict their order.
+fn leading_bits_keep_the_order<T: FlakeId>(
+    a: u128,
+    b: u128,
+    base: u128,
+) -> Result<(), TestCaseError> {
+    let width_mask = u128::MAX >> (128 - 8 * T::LEN);
+    let (a, b, base) = (a & width_mask, b & width_mask, base & width_mask);
+    let (lo, hi) = if a <= b { (a, b) } else { (b, a) };
+    let abbreviator = Abbreviator::<T>::new(base);
+    prop_assert!(
+        abbreviator.abbreviate(lo) <= abbreviator.abbreviate(hi),
+        "{} {:#x} <= {:#x} (base {:#x})",
+        T::TYPE_NAME,
+        lo,
+        hi,
+        base
+    );
+    Ok(())
+}
+
+proptest! {
+    #[test]
+    fn the_abbreviators_agree_with_the_general_code(base in any::<u128>(), value in any::<u128>(),
+                                                   offset in any::<i128>(), bits in 0u32..80) {
+        abbreviator_agrees::<Siq>(base, value)?;
+        abbreviator_agrees::<Sno>(base, value)?;
+        abbreviator_agrees::<Kuid96>(base, value)?;
+        abbreviator_agrees::<Siq>(base, near_with_field::<Siq>(base, offset, bits))?;
+        abbreviator_agrees::<Sno>(base, near_with_field::<Sno>(base, offset, bits))?;
+        abbreviator_agrees::<Kuid96>(base, near_with_field::<Kuid96>(base, offset, bits))?;
+    }
+
+    #[test]
+    fn leading_bits_never_contradict_the_order(a in any::<u128>(), b in any::<u128>(),
+                                               base in any::<u128>(), small in any::<bool>()) {
+        // A base below 2^64 keeps the last 64 bits, others the first.
+        let base = if small { base >> 64 } else { base };
+        leading_bits_keep_the_order::<FlaxId>(a, b, base)?;
+        leading_bits_keep_the_order::<DistributedId>(a, b, base)?;
+        leading_bits_keep_the_order::<DistributedId>(a >> 64, b, base)?;
+    }
+}
+
+#[test]
+fn leading_bits_are_the_first_64_or_the_last_64() {
+    assert_eq!(leading_shift(1 << 64, 12), 32);
+    assert_eq!(leading_shift((1 << 64) - 1, 12), 0);
+    assert_eq!(leading_shift(u128::MAX, 16), 64);
+    assert_eq!(leading_bits(u128::MAX >> 32, 32), u64::MAX);
+    assert_eq!(leading_bits(1 << 64, 0), u64::MAX);
+    assert_eq!(leading_bits((1 << 64) - 1, 0), u64::MAX);
+    assert_eq!(leading_bits(12345, 0), 12345);
+}
+
+/// FlaxIDs of one millisecond keep 24 of their random bits, as uuid v4 keeps
+/// 64: two of them tie only if those agree.
+#[test]
+fn flaxids_of_one_millisecond_stay_apart() {
+    let millis: u128 = 372_000_000_000; // 2026, since 2015
+    let id = |random: u128| millis << 56 | random;
+    let abbreviator = Abbreviator::<FlaxId>::new(id(0x00ab_cdef_0123_4567));
+    let a = abbreviator.abbreviate(id(0x0012_3456_0000_0000));
+    let b = abbreviator.abbreviate(id(0x0012_3457_0000_0000));
+    assert!(a < b);
+    let next_millisecond = abbreviator.abbreviate((millis + 1) << 56);
+    assert!(b < next_millisecond);
+}
+
+/// A distributed_id column of small numbers (cast from a bigint key, say)
+/// keeps every value apart rather than tying in a first 8 bytes of zeros.
+#[test]
+fn small_distributed_ids_stay_apart() {
+    let abbreviator = Abbreviator::<DistributedId>::new(500);
+    let codes: Vec<u64> = (0..1000u128).map(|v| abbreviator.abbreviate(v)).collect();
+    assert!(codes.windows(2).all(|w| w[0] < w[1]));
+    // Generated ones (a time in its first bits) keep their first 8 bytes.
+    let generated: u128 = 0x03a4_6bca_8774_d61c_a42e_7fd4;
+    let abbreviator = Abbreviator::<DistributedId>::new(generated);
+    assert_eq!(abbreviator.abbreviate(generated), (generated >> 32) as u64);
 }
 
 proptest! {
@@ -206,7 +337,7 @@ proptest! {
                                    t1 in 0u128..(1 << 22), t2 in 0u128..(1 << 22),
                                    s1 in any::<u16>(), s2 in any::<u16>()) {
         prop_assume!((t1, s1) != (t2, s2));
-        let field = Siq::SERVER_FIELD;
+        let field = field_of::<Siq>();
         let node = u128::from(node) & ((1 << 40) - 1);
         let id = |t: u128, s: u16| (base_ticks + t) << 56 | node << 16 | u128::from(s);
         let base = id(0, 0);

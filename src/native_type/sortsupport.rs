@@ -1,6 +1,7 @@
 //! Btree support function 2 of every native type: sorting with abbreviated
-//! keys relative to the sort's first value (docs/guarantees.md "Decisions where the spec
-//! is silent"; the key itself is `flake_core::sortkey`).
+//! keys, relative to the sort's first value or its leading bits by format
+//! (docs/guarantees.md "Decisions where the spec is silent"; the key itself is
+//! `flake_core::sortkey`).
 
 use super::datum::key_at;
 use crate::c_function::arg;
@@ -53,9 +54,10 @@ unsafe extern "C-unwind" fn abbreviate<T: FlakeId>(
     }
 }
 
-/// Abbreviations of time-ordered keys relative to a base are nearly all
-/// distinct, and a tie costs one full comparison of at most 16 bytes:
-/// abbreviation always pays off, so it is never abandoned.
+/// Abbreviations of time-ordered keys, relative to a base or by leading
+/// bits that include random ones, are nearly all distinct, and a tie costs
+/// one full comparison of at most 16 bytes: abbreviation always pays off, so
+/// it is never abandoned.
 unsafe extern "C-unwind" fn keep_abbreviating(_count: c_int, _ssup: pg_sys::SortSupport) -> bool {
     false
 }
