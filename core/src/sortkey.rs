@@ -179,12 +179,17 @@ pub enum Abbreviation {
 /// once per sort: a shift by a constant costs less than by a variable.
 #[inline(always)]
 pub fn leading_shift(base: u128, len: usize) -> u32 {
-    let bits = 8 * len as u32;
-    if bits <= 64 || base >> 64 == 0 {
+    if base >> 64 == 0 {
         0
     } else {
-        bits - 64
+        first_64_shift(len)
     }
+}
+
+/// The shift that keeps the first 64 bits of a value of `len` bytes.
+#[inline(always)]
+const fn first_64_shift(len: usize) -> u32 {
+    (8 * len as u32).saturating_sub(64)
 }
 
 /// `value`'s bits from `shift` up, or `u64::MAX` where they do not fit: a
@@ -205,12 +210,16 @@ impl ServerField {
     /// in 64 for every format's key (`core/tests/sortkey.rs`).
     #[inline(always)]
     fn parts_if_field(self, value: u128, field: u64) -> Option<(u64, u64)> {
-        (self.field_of(value) == field).then(|| {
-            (
-                (value >> (self.shift + self.width)) as u64,
-                value as u64 & ((1 << self.shift) - 1),
-            )
-        })
+        (self.field_of(value) == field).then(|| self.parts(value))
+    }
+
+    /// `value`'s bits above the field and below it.
+    #[inline(always)]
+    fn parts(self, value: u128) -> (u64, u64) {
+        (
+            (value >> (self.shift + self.width)) as u64,
+            value as u64 & ((1 << self.shift) - 1),
+        )
     }
 
     /// The field's bits of `value`.
@@ -251,9 +260,7 @@ impl<T: FlakeId> Abbreviator<T> {
         if let Abbreviation::FromBase(field) = T::ABBREVIATION {
             abbreviator.base_key = field.collapse(base, base);
             abbreviator.base_field = field.field_of(base);
-            (abbreviator.base_above, abbreviator.base_below) = field
-                .parts_if_field(base, abbreviator.base_field)
-                .unwrap_or_default();
+            (abbreviator.base_above, abbreviator.base_below) = field.parts(base);
         }
         abbreviator
     }
@@ -264,9 +271,7 @@ impl<T: FlakeId> Abbreviator<T> {
             // The shift is one of two constants (leading_shift): as such,
             // the shift by it is a constant one.
             Abbreviation::LeadingBits if self.shift == 0 => leading_bits(value, 0),
-            Abbreviation::LeadingBits => {
-                leading_bits(value, (8 * T::LEN as u32).saturating_sub(64))
-            }
+            Abbreviation::LeadingBits => leading_bits(value, first_64_shift(T::LEN)),
             Abbreviation::FromBase(field) => self
                 .near_base(field, value)
                 .unwrap_or_else(|| abbreviation(field.collapse(value, self.base), self.base_key)),
