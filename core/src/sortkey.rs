@@ -274,8 +274,18 @@ impl<T: FlakeId> Abbreviator<T> {
             Abbreviation::LeadingBits => leading_bits(value, first_64_shift(T::LEN)),
             Abbreviation::FromBase(field) => self
                 .near_base(field, value)
-                .unwrap_or_else(|| abbreviation(field.collapse(value, self.base), self.base_key)),
+                .unwrap_or_else(|| self.far_from_base(field, value)),
         }
+    }
+
+    /// [`abbreviation_of`] for any value. Out of line: it needs registers
+    /// that the converter of a value near the base would otherwise save
+    /// and restore on every call, and the values of other servers or far
+    /// from the base that come here take long enough that a call adds
+    /// little.
+    #[inline(never)]
+    fn far_from_base(&self, field: ServerField, value: u128) -> u64 {
+        abbreviation(field.collapse(value, self.base), self.base_key)
     }
 
     /// [`abbreviation_of`] for a value of the base's server within 2^56 of
@@ -288,13 +298,21 @@ impl<T: FlakeId> Abbreviator<T> {
     fn near_base(&self, field: ServerField, value: u128) -> Option<u64> {
         const MIDDLE: u64 = 1 << 63;
         let (above, below) = field.parts_if_field(value, self.base_field)?;
-        let above = above.wrapping_sub(self.base_above) as i64;
-        // Beyond this the distance is at least 2^56 (shift < 54 for every
-        // format), and the shift below could overflow.
-        if above.unsigned_abs() >= 1 << (54 - field.shift) {
+        // Within `reach` above the field the distance is below
+        // 2^56 − 2^(shift + 2) + 2^shift < 2^56, so its code is itself and
+        // needs no check of its own; beyond it the general code decides
+        // (shift < 54 for every format). One unsigned comparison checks
+        // both sides: this runs for every sorted value.
+        let reach = 1u64 << (54 - field.shift);
+        let above = above.wrapping_sub(self.base_above);
+        if above.wrapping_add(reach - 1) >= 2 * reach - 1 {
             return None;
         }
-        let distance = (above << (field.shift + 2)) + (below as i64 - self.base_below as i64);
-        (distance.unsigned_abs() < 1 << 56).then(|| MIDDLE.wrapping_add(distance as u64))
+        let below = below.wrapping_sub(self.base_below);
+        Some(
+            MIDDLE
+                .wrapping_add(above << (field.shift + 2))
+                .wrapping_add(below),
+        )
     }
 }

@@ -221,6 +221,51 @@ fn near_with_field<T: FlakeId>(base: u128, offset: i128, bits: u32) -> u128 {
     (moved & !mask) | (base & mask)
 }
 
+/// Values of the base's server at the edge of the 64-bit path's reach
+/// (2^(54 − shift) above the field, and farther; the bits below it at
+/// their extremes),
+/// on both sides of the base: where a random value rarely lands.
+fn agrees_at_the_reach<T: FlakeId>() {
+    let field = field_of::<T>().expect("a format with a server field");
+    let width_mask = u128::MAX >> (128 - 8 * T::LEN);
+    let above_shift = field.shift + field.width;
+    let reach = 1i128 << (54 - field.shift);
+    let below_mask = (1u128 << field.shift) - 1;
+    for base_below in [0, below_mask / 2, below_mask] {
+        // Room on both sides of the base above the field: the middle of
+        // the bits there.
+        let middle = 1u128 << (8 * T::LEN as u32 - above_shift - 1);
+        let base = middle << above_shift | 0x5a5a << field.shift | base_below;
+        // (Up to 2^57 a distance's code is still the distance itself, so
+        // only from twice the reach would a wider path go wrong.)
+        let aboves = [
+            0,
+            1,
+            reach - 1,
+            reach,
+            reach + 1,
+            2 * reach - 1,
+            2 * reach,
+            2 * reach + 1,
+            4 * reach,
+        ];
+        for above in aboves.into_iter().flat_map(|a| [a, -a]) {
+            for below in [0, 1, below_mask - 1, below_mask] {
+                let moved = base.wrapping_add((above << above_shift) as u128);
+                let value = (moved & !below_mask | below) & width_mask;
+                abbreviator_agrees::<T>(base, value).unwrap();
+            }
+        }
+    }
+}
+
+#[test]
+fn the_abbreviators_agree_at_the_edge_of_their_64_bit_path() {
+    agrees_at_the_reach::<Siq>();
+    agrees_at_the_reach::<Sno>();
+    agrees_at_the_reach::<Kuid96>();
+}
+
 /// Leading bits of values of `T`'s width never contradict their order.
 fn leading_bits_keep_the_order<T: FlakeId>(
     a: u128,

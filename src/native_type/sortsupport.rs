@@ -49,9 +49,22 @@ unsafe extern "C-unwind" fn abbreviate<T: FlakeId>(
     unsafe {
         let state = &mut *(*ssup).ssup_extra.cast::<SortAbbreviator<T>>();
         let value = key_at::<T>(original);
-        let abbreviator = state.get_or_insert_with(|| Abbreviator::new(value));
-        pg_sys::Datum::from(abbreviator.abbreviate(value) as usize)
+        match state {
+            Some(abbreviator) => pg_sys::Datum::from(abbreviator.abbreviate(value) as usize),
+            None => first_abbreviation(state, value),
+        }
     }
+}
+
+/// The abbreviation of a sort's first value, which makes the sort's
+/// abbreviator: once per sort, so out of line, and ending the call, so
+/// that no register of the converter of every other value has to be saved
+/// around it.
+#[cold]
+#[inline(never)]
+fn first_abbreviation<T: FlakeId>(state: &mut SortAbbreviator<T>, base: u128) -> pg_sys::Datum {
+    let abbreviator = state.insert(Abbreviator::new(base));
+    pg_sys::Datum::from(abbreviator.abbreviate(base) as usize)
 }
 
 /// Abbreviations of time-ordered keys, relative to a base or by leading
