@@ -74,13 +74,13 @@ prereqs-%:
 relink_library = lib="$$($(call pg_config,$(1)) --pkglibdir)/pg_flake.so"; \
 	if [ -f "$$lib" ]; then cp -p "$$lib" "$$lib.new" && mv -f "$$lib.new" "$$lib"; fi
 
-# The install scripts of 0.1.0 and 0.2.0 as they landed go along, so that a
+# The install scripts of 0.1.0, 0.2.0 and 0.3.0 as they landed go along, so that a
 # database can be made at either and updated (the regression test upgrade).
 install: install-$(PG)
 install-%: prereqs-%
 	@$(call relink_library,$*)
 	cargo pgrx install --release --pg-config $(call pg_config,$*)
-	install -m 644 sql/pg_flake--0.1.0.sql sql/pg_flake--0.2.0.sql "$$($(call pg_config,$*) --sharedir)/extension/"
+	install -m 644 sql/pg_flake--0.1.0.sql sql/pg_flake--0.2.0.sql sql/pg_flake--0.3.0.sql "$$($(call pg_config,$*) --sharedir)/extension/"
 
 ## run: build, install, start a dedicated server with an example database, open psql.
 run: install

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# build-release.sh VERSION: the package of a released pg_flake (a version of
+# scripts/releases.txt) for the PostgreSQL of PG_CONFIG, built from the
+# release's own commit with its own Cargo.lock and release profile by
+# `cargo pgrx package`, as a user of that release built it. Prints the
+# directory DIR that holds the files laid out under pg_config's own paths
+# (DIR<pkglibdir>/pg_flake.so, DIR<sharedir>/extension/...).
+#
+# Cached: PG_FLAKE_RELEASES (default /var/cache/pg_flake/releases) keeps
+# each release's source and, per PostgreSQL major version, its package; one
+# cargo target directory there serves every release, so their common
+# dependencies build once. A build runs under a lock (the versions' long
+# suites run side by side). Idempotent; the first build of a release for a
+# version takes minutes, later calls return at once.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+version=${1:?usage: build-release.sh VERSION}
+PG_CONFIG=${PG_CONFIG:?PG_CONFIG: the pg_config of the PostgreSQL to build for}
+cache=${PG_FLAKE_RELEASES:-/var/cache/pg_flake/releases}
+
+commit=$(awk -v v="$version" '$1 == v { print $3 }' "$here/releases.txt")
+[ -n "$commit" ] || { echo "build-release: $version is not in scripts/releases.txt" >&2; exit 2; }
+major=$("$PG_CONFIG" --version | sed -nE 's/^PostgreSQL ([0-9]+).*/\1/p')
+out=$cache/$version-${commit:0:12}/pg$major
+if [ -f "$out/done" ]; then
+    echo "$out/files"
+    exit 0
+fi
+
+mkdir -p "$cache"
+exec 9>"$cache/.lock"
+flock 9
+if [ ! -f "$out/done" ]; then
+    src=$cache/$version-${commit:0:12}/src
+    if [ ! -f "$src/Cargo.toml" ]; then
+        rm -rf "$src"
+        mkdir -p "$src"
+        git -C "$here/.." archive --format=tar "$commit" | tar -x -C "$src"
+    fi
+    echo "build-release: building pg_flake $version ($commit) for PostgreSQL $major" >&2
+    rm -rf "$out"
+    mkdir -p "$out"
+    (cd "$src" && CARGO_TARGET_DIR=$cache/target cargo pgrx package \
+        --pg-config "$PG_CONFIG" --no-default-features --features "pg$major" \
+        --out-dir "$out/files") >&2
+    [ -f "$out/files$("$PG_CONFIG" --pkglibdir)/pg_flake.so" ] \
+        || { echo "build-release: no pg_flake.so in $out/files" >&2; exit 1; }
+    touch "$out/done"
+fi
+echo "$out/files"
