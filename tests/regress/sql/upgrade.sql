@@ -1,8 +1,9 @@
 -- A database made at 0.1.0, 0.2.0 or 0.3.0 keeps working with this library,
 -- and ALTER EXTENSION pg_flake UPDATE gives it exactly the catalog of a
--- fresh install of this version (docs/operations.md "Versions"): from 0.1.0 through
--- 0.2.0 and 0.3.0, from 0.2.0 through 0.3.0, and from 0.3.0. The fresh one is this database's (the catalog
--- test created it); the updated ones are made here.
+-- fresh install of this version (docs/operations.md "Versions"): from 0.1.0
+-- through 0.2.0 and 0.3.0, from 0.2.0 through 0.3.0, and from 0.3.0. The
+-- fresh one is this database's (the catalog test created it); the updated
+-- ones are made here.
 SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS pg_flake;
 RESET client_min_messages;

@@ -1,0 +1,100 @@
+"""The real previous releases of pg_flake, installed where a server can run
+them (docs/operations.md "Versions"; issue 41).
+
+:func:`release_bin` builds a release from its commit (``scripts/releases.txt``,
+``scripts/build-release.sh``: cached, with the release's own Cargo.lock and
+profile) and lays out a private copy of the PostgreSQL under test with that
+release's library and scripts in place of this version's: hard links of
+PG_BIN's installation (its programs, libraries and share directory, at the
+same paths under a root of its own: PostgreSQL finds its share and library
+directories relative to its programs), the release's files copied over. A
+server started with the returned programs runs the old release; switching its
+:attr:`harness.Server.bin` back to PG_BIN is installing this version's library
+and restarting, as an operator upgrades.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+from harness import PG_BIN
+
+REPO = Path(__file__).resolve().parents[3]
+RELEASES_TXT = REPO / "scripts/releases.txt"
+BUILD_RELEASE = REPO / "scripts/build-release.sh"
+# This version: Cargo.toml's.
+VERSION = re.search(r'^version = "([^"]+)"', (REPO / "Cargo.toml").read_text(), re.M).group(1)
+
+
+def releases() -> list[str]:
+    """Every released version, oldest first."""
+    versions = []
+    for line in RELEASES_TXT.read_text().splitlines():
+        if line and not line.startswith("#"):
+            versions.append(line.split()[0])
+    return versions
+
+
+def pg_config(bin: Path, *options: str) -> list[str]:
+    out = subprocess.run(
+        [str(bin / "pg_config"), *options], check=True, capture_output=True, text=True
+    ).stdout
+    return out.split("\n")[: len(options)]
+
+
+def release_files(version: str, bin: Path = PG_BIN) -> Path:
+    """The built release's files, under pg_config's own paths (built on the
+    first call, minutes; cached after)."""
+    done = subprocess.run(
+        [str(BUILD_RELEASE), version],
+        env={**os.environ, "PG_CONFIG": str(bin / "pg_config")},
+        check=False,
+        capture_output=True,
+        text=True,
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"build-release.sh {version} failed:\n{done.stderr[-3000:]}")
+    return Path(done.stdout.strip().splitlines()[-1])
+
+
+def release_bin(version: str, root: Path, bin: Path = PG_BIN) -> Path:
+    """The programs of a private copy of ``bin``'s PostgreSQL in ``root``
+    that runs pg_flake ``version``."""
+    files = release_files(version, bin)
+    bindir, pkglibdir, sharedir, libdir = pg_config(
+        bin, "--bindir", "--pkglibdir", "--sharedir", "--libdir"
+    )
+    tree = root / f"pg_flake-{version}"
+    shutil.rmtree(tree, ignore_errors=True)
+    tree.mkdir(parents=True)
+    # The library directory of a relocatable build (PyPI's) is its own;
+    # Debian's is the system's, which the copy need not hold.
+    own = [bindir, pkglibdir, sharedir]
+    if Path(libdir).parent == Path(bindir).parent:
+        own.append(libdir)
+    for directory in dict.fromkeys(own):
+        link_tree(Path(directory), tree)
+    extension = Path(f"{tree}{sharedir}/extension")
+    for old in [*extension.glob("pg_flake*"), Path(f"{tree}{pkglibdir}/pg_flake.so")]:
+        old.unlink(missing_ok=True)
+    for source in files.rglob("*"):
+        if source.is_file():
+            target = Path(f"{tree}/{source.relative_to(files)}")
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, target)
+    subprocess.run(["chmod", "-R", "a+rX", str(tree)], check=True)
+    return Path(f"{tree}{bindir}")
+
+
+def link_tree(directory: Path, root: Path) -> None:
+    """``directory`` under ``root`` at its own path, as hard links (a copy
+    where the file system does not allow them)."""
+    linked = subprocess.run(
+        ["cp", "-al", "--parents", str(directory), str(root)], capture_output=True, text=True
+    )
+    if linked.returncode != 0:
+        subprocess.run(["cp", "-a", "--parents", str(directory), str(root)], check=True)
