@@ -38,7 +38,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from release_install import VERSION, release_bin, releases
+from release_install import VERSION, pg_config, release_bin, releases
 
 from harness import PG_BIN, as_postgres, major_version
 from upgrade.test_pg_upgrade import clear_attver
@@ -225,8 +225,11 @@ NEW_CONFIG = os.environ.get("PG_NEW_CONFIG")
 def test_pg_upgrade_from_release(servers, installs, figures, release, tmp_path):
     """pg_upgrade from a release on PostgreSQL 15 to this version on the
     later PostgreSQL, with the marks copied (docs/operations.md "Versions")."""
-    new_bin = Path(subprocess.run([NEW_CONFIG, "--bindir"], capture_output=True, text=True, check=True).stdout.strip())
+    new_bin = Path(pg_config(Path(NEW_CONFIG).parent, "--bindir")[0])
     new_major = major_version(new_bin)
+    script = Path(pg_config(new_bin, "--sharedir")[0]) / f"extension/pg_flake--{VERSION}.sql"
+    if not script.exists():
+        pytest.skip(f"pg_flake {VERSION} is not installed in PostgreSQL {new_major} (make install-{new_major})")
     old = servers("pg15", installs(release)).init()
     old.start()
     old.create_database(DB)
