@@ -7,7 +7,7 @@
 # (DIR<pkglibdir>/pg_flake.so, DIR<sharedir>/extension/...).
 #
 # Cached: PG_FLAKE_RELEASES (default /var/cache/pg_flake/releases) keeps
-# each release's source and, per PostgreSQL major version, its package; one
+# each release's source and, per PostgreSQL installation, its package; one
 # cargo target directory there serves every release, so their common
 # dependencies build once. A build runs under a lock (the versions' long
 # suites run side by side). Idempotent; the first build of a release for a
@@ -21,7 +21,9 @@ cache=${PG_FLAKE_RELEASES:-/var/cache/pg_flake/releases}
 commit=$(awk -v v="$version" '$1 == v { print $3 }' "$here/releases.txt")
 [ -n "$commit" ] || { echo "build-release: $version is not in scripts/releases.txt" >&2; exit 2; }
 major=$("$PG_CONFIG" --version | sed -nE 's/^PostgreSQL ([0-9]+).*/\1/p')
-out=$cache/$version-${commit:0:12}/pg$major
+# The package's files lie under the paths of this pg_config: one build per
+# PostgreSQL installation, not per major version.
+out=$cache/$version-${commit:0:12}/pg$major-$(printf %s "$PG_CONFIG" | sha256sum | cut -c1-8)
 if [ -f "$out/done" ]; then
     echo "$out/files"
     exit 0

@@ -68,6 +68,9 @@ def release_bin(version: str, root: Path, bin: Path = PG_BIN) -> Path:
     bindir, pkglibdir, sharedir, libdir = pg_config(
         bin, "--bindir", "--pkglibdir", "--sharedir", "--libdir"
     )
+    library = Path(f"{files}{pkglibdir}/pg_flake.so")
+    if not library.is_file():
+        raise RuntimeError(f"the build of {version} has no {library}")
     tree = root / f"pg_flake-{version}"
     shutil.rmtree(tree, ignore_errors=True)
     tree.mkdir(parents=True)
@@ -93,8 +96,12 @@ def release_bin(version: str, root: Path, bin: Path = PG_BIN) -> Path:
 def link_tree(directory: Path, root: Path) -> None:
     """``directory`` under ``root`` at its own path, as hard links (a copy
     where the file system does not allow them)."""
+    # From /, with the path relative: cp --parents then copies the
+    # attributes of each parent directory too.
+    relative = str(directory.relative_to("/"))
     linked = subprocess.run(
-        ["cp", "-al", "--parents", str(directory), str(root)], capture_output=True, text=True
+        ["cp", "-al", "--parents", relative, str(root)], cwd="/", capture_output=True, text=True
     )
     if linked.returncode != 0:
-        subprocess.run(["cp", "-a", "--parents", str(directory), str(root)], check=True)
+        shutil.rmtree(root / relative, ignore_errors=True)
+        subprocess.run(["cp", "-a", "--parents", relative, str(root)], cwd="/", check=True)

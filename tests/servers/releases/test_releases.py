@@ -38,8 +38,9 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from release_install import VERSION, pg_config, release_bin, releases
+from release_install import REPO, VERSION, pg_config, release_bin, release_files, releases
 
+from conftest import DATA_ROOT
 from harness import PG_BIN, as_postgres, major_version
 from upgrade.test_pg_upgrade import clear_attver
 
@@ -61,12 +62,13 @@ STOPS = ("clean", "crash")
 
 
 @pytest.fixture(scope="module")
-def installs(tmp_path_factory):
+def installs():
     """``installs(version[, bin])``: the programs of a PostgreSQL that runs
-    that release (built once per module)."""
-    root = tmp_path_factory.mktemp("releases")
-    shutil.chown(root, "postgres", "postgres")
-    os.chmod(root, 0o755)
+    that release (made once per module, in DATA_ROOT/installs, where the
+    postgres user reaches them; removed afterwards)."""
+    root = DATA_ROOT / "installs"
+    root.mkdir(parents=True, exist_ok=True)
+    os.chmod(DATA_ROOT, 0o755)
     made: dict[tuple[str, Path], Path] = {}
 
     def install(version: str, bin: Path = PG_BIN) -> Path:
@@ -74,7 +76,26 @@ def installs(tmp_path_factory):
             made[(version, bin)] = release_bin(version, root / bin.parent.name, bin)
         return made[(version, bin)]
 
-    return install
+    yield install
+    shutil.rmtree(root, ignore_errors=True)
+
+
+@pytest.mark.parametrize("release", RELEASES)
+def test_release_is_the_pinned_one(release):
+    """The commit scripts/releases.txt names for a release builds the
+    install script pinned in sql/ (pgrx orders its statements differently
+    from build to build: the lines are compared as a multiset, its
+    source-location comments left out)."""
+    files = release_files(release)
+    built = next(files.rglob(f"pg_flake--{release}.sql")).read_text()
+    pinned = (REPO / f"sql/pg_flake--{release}.sql").read_text()
+
+    def lines(script: str) -> list[str]:
+        return sorted(line for line in script.splitlines() if not line.startswith("--"))
+
+    assert lines(built) == lines(pinned), (
+        f"{release}'s commit does not build sql/pg_flake--{release}.sql"
+    )
 
 
 def make_tables(server) -> None:
@@ -137,6 +158,13 @@ def set_marks_from_ids(server) -> None:
         )
 
 
+def marks_files(server) -> str:
+    """The marks files' sizes: what layout the next start reads (0.2.0's
+    shared mode leaves 32 bytes at a clean stop, issue 41)."""
+    sizes = [f"{p.stem} {p.stat().st_size}" for p in sorted(server.data.glob("pg_flake/*.marks"))]
+    return "marks files (bytes): " + (", ".join(sizes) or "none")
+
+
 def stop(server, how: str) -> float:
     if how == "clean":
         server.stop("fast")
@@ -152,7 +180,10 @@ def upgrade(server, release: str, stopped: float) -> None:
     server.set_clock(-(time.time() - stopped + CLOCK_BEHIND))
     server.start()
     server.sql("ALTER EXTENSION pg_flake UPDATE", dbname=DB)
-    assert server.value("SELECT extversion FROM pg_extension WHERE extname = 'pg_flake'", dbname=DB) == VERSION
+    assert (
+        server.value("SELECT extversion FROM pg_extension WHERE extname = 'pg_flake'", dbname=DB)
+        == VERSION
+    )
     if release == "0.1.0":
         set_marks_from_ids(server)
 
@@ -165,11 +196,16 @@ def test_upgrade_from_release(servers, installs, figures, release, mode, stop_ki
     server = servers("old", installs(release)).init(preload=mode == "preloaded")
     server.start()
     server.create_database(DB)
-    assert server.value("SELECT extversion FROM pg_extension WHERE extname = 'pg_flake'", dbname=DB) == release
+    assert (
+        server.value("SELECT extversion FROM pg_extension WHERE extname = 'pg_flake'", dbname=DB)
+        == release
+    )
     make_tables(server)
     generate(server, "old")
     before = highest(server)
-    upgrade(server, release, stop(server, stop_kind))
+    stopped = stop(server, stop_kind)
+    figures(f"{label}: the old release left {marks_files(server)}")
+    upgrade(server, release, stopped)
     generate(server, "new")
     check_above(server, before, "new", figures, label)
     assert not server.unexpected_log_errors(), "\n".join(server.unexpected_log_errors())
@@ -219,17 +255,20 @@ NEW_CONFIG = os.environ.get("PG_NEW_CONFIG")
 
 @pytest.mark.skipif(
     not NEW_CONFIG or major_version() != 15,
-    reason="pg_upgrade from a release runs on PostgreSQL 15 with PG_NEW_CONFIG (make test-releases-15)",
+    reason="pg_upgrade from a release runs on 15 with PG_NEW_CONFIG (make test-releases-15)",
 )
 @pytest.mark.parametrize("release", RELEASES)
-def test_pg_upgrade_from_release(servers, installs, figures, release, tmp_path):
+def test_pg_upgrade_from_release(servers, installs, figures, release):
     """pg_upgrade from a release on PostgreSQL 15 to this version on the
     later PostgreSQL, with the marks copied (docs/operations.md "Versions")."""
     new_bin = Path(pg_config(Path(NEW_CONFIG).parent, "--bindir")[0])
     new_major = major_version(new_bin)
     script = Path(pg_config(new_bin, "--sharedir")[0]) / f"extension/pg_flake--{VERSION}.sql"
     if not script.exists():
-        pytest.skip(f"pg_flake {VERSION} is not installed in PostgreSQL {new_major} (make install-{new_major})")
+        pytest.skip(
+            f"pg_flake {VERSION} is not installed in PostgreSQL {new_major}"
+            f" (make install-{new_major})"
+        )
     old = servers("pg15", installs(release)).init()
     old.start()
     old.create_database(DB)
@@ -241,8 +280,9 @@ def test_pg_upgrade_from_release(servers, installs, figures, release, tmp_path):
     stopped = time.time()
     checksums = ("--no-data-checksums",) if new_major >= 18 else ()
     new = servers(f"pg{new_major}", new_bin).init(initdb_args=checksums)
-    work = tmp_path / "pg_upgrade"
-    work.mkdir()
+    work = DATA_ROOT / f"pg_upgrade-{release}"
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir(parents=True)
     shutil.chown(work, "postgres", "postgres")
     done = as_postgres(
         new_bin / "pg_upgrade",
@@ -269,4 +309,3 @@ def test_pg_upgrade_from_release(servers, installs, figures, release, tmp_path):
         set_marks_from_ids(new)
     generate(new, "new")
     check_above(new, before, "new", figures, f"{release} on 15 -> {VERSION} on {new_major}")
-

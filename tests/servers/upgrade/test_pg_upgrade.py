@@ -452,11 +452,13 @@ def check_catalog(new, new_major: int, figures) -> None:
     new.create_database("flake_fresh")
     fresh, upgraded = catalog(new, "flake_fresh"), catalog(new, DB)
     assert upgraded == fresh, (
-        f"the upgraded database's pg_flake catalog differs from a fresh {VERSION}'s on {new_major}:\n"
+        f"the upgraded database's pg_flake catalog differs from a fresh {VERSION}'s"
+        f" on {new_major}:\n"
         + "\n".join(difflib.unified_diff(fresh, upgraded, "fresh", "upgraded", lineterm=""))
     )
     figures(
-        f"PostgreSQL {new_major}: the upgraded database's catalog is identical to a fresh {VERSION}'s"
+        f"PostgreSQL {new_major}: the upgraded database's catalog is identical"
+        f" to a fresh {VERSION}'s"
     )
 
 
