@@ -42,11 +42,25 @@ if [ ! -f "$out/done" ]; then
     echo "build-release: building pg_flake $version ($commit) for PostgreSQL $major" >&2
     rm -rf "$out"
     mkdir -p "$out"
+    # Every release's library is target/release/libpg_flake.so in the
+    # shared target directory, and cargo copies it there only when it
+    # compiles it: a release found up to date would be packaged with the
+    # library of the release built last. So its crate is always compiled
+    # (the dependencies stay shared).
+    touch "$src/src/lib.rs"
     (cd "$src" && CARGO_TARGET_DIR=$cache/target cargo pgrx package \
         --pg-config "$PG_CONFIG" --no-default-features --features "pg$major" \
         --out-dir "$out/files") >&2
     [ -f "$out/files$("$PG_CONFIG" --pkglibdir)/pg_flake.so" ] \
         || { echo "build-release: no pg_flake.so in $out/files" >&2; exit 1; }
+    # The build is the release: its install script is the one pinned in
+    # sql/ (pgrx orders the statements differently from build to build, so
+    # the lines are compared sorted, its source-location comments left out).
+    built=$out/files$("$PG_CONFIG" --sharedir)/extension/pg_flake--$version.sql
+    if ! diff -q <(grep -v '^--' "$built" | sort) <(grep -v '^--' "$here/../sql/pg_flake--$version.sql" | sort) >/dev/null; then
+        echo "build-release: the build of $version does not make sql/pg_flake--$version.sql" >&2
+        exit 1
+    fi
     touch "$out/done"
 fi
 echo "$out/files"

@@ -74,9 +74,10 @@ def release_bin(version: str, root: Path, bin: Path = PG_BIN) -> Path:
     tree = root / f"pg_flake-{version}"
     shutil.rmtree(tree, ignore_errors=True)
     tree.mkdir(parents=True)
-    # The library directory of a relocatable build (PyPI's) is its own;
-    # Debian's is the system's, which the copy need not hold.
-    own = [bindir, pkglibdir, sharedir]
+    # The library directories of a relocatable build (PyPI's: its own, and
+    # those its programs' RPATH names relative to them) go along; Debian's
+    # are the system's, which the copy need not hold.
+    own = [bindir, pkglibdir, sharedir, *private_library_dirs(Path(bindir))]
     if Path(libdir).parent == Path(bindir).parent:
         own.append(libdir)
     for directory in dict.fromkeys(own):
@@ -91,6 +92,21 @@ def release_bin(version: str, root: Path, bin: Path = PG_BIN) -> Path:
             shutil.copy2(source, target)
     subprocess.run(["chmod", "-R", "a+rX", str(tree)], check=True)
     return Path(f"{tree}{bindir}")
+
+
+def private_library_dirs(bindir: Path) -> list[str]:
+    """The directories, outside the system's, of the shared libraries that
+    the server's programs load (``ldd``)."""
+    found = []
+    for program in ("postgres", "initdb", "psql", "pg_ctl"):
+        out = subprocess.run(["ldd", str(bindir / program)], capture_output=True, text=True).stdout
+        for line in out.splitlines():
+            match = re.search(r"=> (/\S+)", line)
+            if match:
+                directory = os.path.dirname(os.path.realpath(match.group(1)))
+                if not directory.startswith(("/lib", "/usr/lib/x86_64-linux-gnu", "/usr/lib64")):
+                    found.append(directory)
+    return found
 
 
 def link_tree(directory: Path, root: Path) -> None:
