@@ -180,3 +180,12 @@ impl<F: LeasedFormat> Leased<F> {
             .map_err(LeaseError::Database)
     }
 }
+
+// Shared between threads behind a lock, like the generator it wraps.
+const _: () = {
+    const fn send_sync<T: Send + Sync>() {}
+    send_sync::<Leased<super::SnoLease>>();
+    send_sync::<Leased<super::SnowflakeLease>>();
+    send_sync::<Leased<super::Kuid96Lease>>();
+    send_sync::<Leased<super::SiqLease>>();
+};
