@@ -216,7 +216,7 @@ fn decode_version1(bytes: &[u8]) -> Decoded {
 /// up to the run floor (40), or into the per-backend slots, which begin at
 /// 64 and whose two fields (unit, pid) end at 72 + 16 s and 80 + 16 s.
 fn version1_length(len: usize) -> bool {
-    len % 8 == 0 && (matches!(len, 8 | 32 | 40) || len >= 72)
+    len.is_multiple_of(8) && (matches!(len, 8 | 32 | 40) || len >= 72)
 }
 
 /// The field at `at`, zero where the file ends before it (0.2.0's reading).
