@@ -108,8 +108,8 @@ pub fn claim(layout: u32, size: usize) {
     if claim.magic != MAGIC || claim.layout != u64::from(layout) || claim.size != size as u64 {
         replaced(format!(
             "This backend's pg_flake library keeps its generators in layout {layout} ({size} bytes); \
-             the server's generators were set up by another pg_flake library, in layout {} ({} bytes), \
-             which backends that started before the library was replaced still run.",
+             this server's were set up by a backend of another pg_flake library, in layout {} \
+             ({} bytes).",
             claim.layout, claim.size
         ));
     }

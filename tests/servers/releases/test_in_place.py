@@ -24,6 +24,14 @@ checks, with a primary key on every table, that no ID is issued twice:
 
 and after a restart (its clock 30 s behind) every format generates from
 several sessions above every ID issued before.
+
+``test_other_layout_refuses``, the claim between two libraries of 0.4.0 on
+(in both orders, 55000 either way), runs where PG_FLAKE_OTHER_LAYOUT_LIB
+names this version's pg_flake.so built with another DSM_LAYOUT_VERSION
+(src/shared_memory.rs): in a copy of the repository with that constant
+raised, ``cargo pgrx package --pg-config "$PG_CONFIG" --features pg18
+--no-default-features --out-dir DIR``, then
+``PG_FLAKE_OTHER_LAYOUT_LIB=$(find DIR -name pg_flake.so)``.
 """
 
 from __future__ import annotations
@@ -206,4 +214,51 @@ def test_old_backend_refuses(release_server, figures, release):
     )
     restart_above(server, figures, f"{release} in place, old backend after the new, restarted")
     problems = server.unexpected_log_errors("XX000")
+    assert not problems, "\n".join(problems)
+
+
+# This version's pg_flake.so built with another DSM_LAYOUT_VERSION (the
+# module's docstring says how).
+OTHER_LAYOUT = os.environ.get("PG_FLAKE_OTHER_LAYOUT_LIB")
+
+
+@pytest.mark.skipif(
+    not OTHER_LAYOUT, reason="PG_FLAKE_OTHER_LAYOUT_LIB: this version built with another layout"
+)
+@pytest.mark.parametrize("first", ["installed", "other"])
+def test_other_layout_refuses(release_server, figures, first):
+    server, bin = release_server("0.3.0")
+    install_in_place(bin)
+    server.restart()
+    server.sql("ALTER EXTENSION pg_flake UPDATE", dbname=DB)
+    bindir, pkglibdir = pg_config(PG_BIN, "--bindir", "--pkglibdir")
+    library = Path(f"{str(bin)[: -len(bindir)]}{pkglibdir}/pg_flake.so")
+    early = server.connect(DB)
+    if first == "installed":
+        insert(early, "early")
+    else:
+        early.execute("LOAD 'pg_flake'")
+    library.unlink()
+    shutil.copy2(OTHER_LAYOUT, library)
+    with server.connect(DB) as late:
+        if first == "installed":
+            refused = refusals(late, "late")
+            insert(early, "early, after the install")
+        else:
+            insert(late, "late")
+            refused = refusals(early, "early")
+    early.close()
+    for name, e in refused.items():
+        assert e.sqlstate == "55000" and e.diag.message_primary == REFUSAL, f"{name}: {e}"
+    detail = next(iter(refused.values())).diag.message_detail
+    assert "layout" in detail, detail
+    phases = ("early", "early, after the install") if first == "installed" else ("late",)
+    made = sum(count(server, phase) for phase in phases)
+    assert made == len(phases) * ROWS * len(FORMATS)
+    figures(f"{first} first: {made} IDs made, the other library refused every format: {detail}")
+    before = highest(server)
+    server.restart()
+    generate(server, "restarted")
+    check_above(server, before, "restarted", figures, f"{first} first, restarted")
+    problems = server.unexpected_log_errors("55000")
     assert not problems, "\n".join(problems)
