@@ -35,6 +35,7 @@ mod marks;
 mod native_type;
 mod node;
 mod numeric;
+mod primary;
 mod random;
 mod record;
 mod settings;
