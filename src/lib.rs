@@ -37,6 +37,7 @@ mod marks;
 mod native_type;
 mod node;
 mod numeric;
+mod primary;
 mod random;
 mod record;
 mod settings;
