@@ -118,7 +118,7 @@ fn log(data: &[u8]) {
 /// anyone waits) and sleeps on the latch (1 ms, doubling to 10 ms) between
 /// looks, so a cancel, `statement_timeout` or terminate ends it at once
 /// through `CHECK_FOR_INTERRUPTS` (57014, or FATAL for terminate).
-fn wait_for_synchronous_standbys(lsn: pg_sys::XLogRecPtr) {
+pub fn wait_for_synchronous_standbys(lsn: pg_sys::XLogRecPtr) {
     let mut sleep_ms: std::ffi::c_long = 1;
     loop {
         // SAFETY: the backend's own latch.
