@@ -56,6 +56,7 @@ pub extern "C-unwind" fn _PG_init() {
     settings::note_preloading();
     generator::define_settings();
     node::define_settings();
+    lease::define_settings();
     for format in registry::FORMATS {
         (format.init)();
     }

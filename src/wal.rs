@@ -118,8 +118,10 @@ fn log(data: &[u8]) {
 /// (`WalSndCtl->lsn[SYNC_REP_WAIT_FLUSH]`, which they move whether or not
 /// anyone waits) and sleeps on the latch (1 ms, doubling to 10 ms) between
 /// looks, so a cancel, `statement_timeout` or terminate ends it at once
-/// through `CHECK_FOR_INTERRUPTS` (57014, or FATAL for terminate).
-fn wait_for_synchronous_standbys(lsn: pg_sys::XLogRecPtr) {
+/// through `CHECK_FOR_INTERRUPTS` (57014, or FATAL for terminate). Marks
+/// wait here, and so do lease grants and renewals before they answer
+/// (src/lease.rs, `pg_flake_lease_promise`).
+pub fn wait_for_synchronous_standbys(lsn: pg_sys::XLogRecPtr) {
     let mut sleep_ms: std::ffi::c_long = 1;
     loop {
         // SAFETY: the backend's own latch.

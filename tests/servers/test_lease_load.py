@@ -157,8 +157,12 @@ def database_defaults(server, stop: threading.Event, counts: dict) -> None:
 
 def test_application_and_database_ids_never_collide(servers, rust_writer, tmp_path):
     # Two kuid96 units only: a killed holder's unit must go to the next
-    # holder once its lease expires (53400 until then).
-    db = servers("primary").init("pg_flake.lease_nodes = 'kuid96=4294967294-4294967295'")
+    # holder once its lease expires (53400 until then). Every holder is the
+    # role app, which may take both (the default limit is half).
+    db = servers("primary").init(
+        "pg_flake.lease_nodes = 'kuid96=4294967294-4294967295'",
+        "pg_flake.lease_max_per_role = 1000",
+    )
     db.start()
     db.create_database()
     # The application's role: leases and inserts, nothing else.

@@ -27,10 +27,13 @@ const SAMPLES: [(&str, &str); 6] = [
 ];
 
 /// The functions of leases (docs/sql-reference.md "Leases"): EXECUTE is revoked from
-/// PUBLIC, a superuser grants it to the application's role.
-const GRANTED_ONLY: [&str; 4] = [
+/// PUBLIC, a superuser grants it to the application's role (the helpers
+/// the lease functions call are granted to no one).
+const GRANTED_ONLY: [&str; 6] = [
     "pg_flake_lease",
+    "pg_flake_lease_promise",
     "pg_flake_lease_range",
+    "pg_flake_lease_role",
     "pg_flake_release",
     "pg_flake_renew",
 ];
@@ -41,9 +44,10 @@ const KEY: &str = "k7fBDJcQam02hsByaOWPeP2CqeDeGXvrPUkEAQBtAFc=";
 
 /// The settings only a superuser may set (docs/sql-reference.md "Settings"). A change
 /// here is a change of the security model: update the documentation with it.
-const SUPERUSER_ONLY: [&str; 11] = [
+const SUPERUSER_ONLY: [&str; 12] = [
     "pg_flake.kuid_interval",
     "pg_flake.kuid_node",
+    "pg_flake.lease_max_per_role",
     "pg_flake.lease_nodes",
     "pg_flake.max_clock_jump",
     "pg_flake.max_clock_lag",
@@ -85,6 +89,7 @@ fn argument(function: &str, name: &str, sql_type: &str, returns: &str) -> String
         ("bigint", "kuid64") => "27084864703004673",
         ("bigint", "snowflake") => "175928847299117063",
         ("bigint", "random" | "seed" | "value") => "42",
+        ("regclass", "fence") => "'pg_flake_lease_promised'",
         ("text", "kind") => "'message'",
         ("text", "holder") => "'privileges test'",
         ("interval", "ttl") => "'30 s'",

@@ -44,9 +44,16 @@ FROM pg_flake_renew(1, '1 min');
 SELECT lease_id, expires - server_time > interval '59 s' AS not_shortened
 FROM pg_flake_renew(1, '1 s');
 
--- Every Snowflake unit held (32: node 31, processes 0-31): exhaustion.
+-- One role holds at most half the units of a format (pg_flake.lease_max_per_role
+-- 0, the default): 16 of Snowflake's 32 (node 31, processes 0-31).
 SELECT count(*) AS more_leases, count(DISTINCT process) AS processes
-FROM generate_series(1, 31) g, LATERAL pg_flake_lease('snowflake', 'filler-' || g, '1 min') l;
+FROM generate_series(1, 15) g, LATERAL pg_flake_lease('snowflake', 'filler-' || g, '1 min') l;
+SELECT * FROM pg_flake_lease('snowflake', 'over the limit');
+SELECT pg_temp.sqlstate_of($$SELECT pg_flake_lease('snowflake', 'over the limit')$$);
+-- With a higher limit, every Snowflake unit held: exhaustion.
+SET pg_flake.lease_max_per_role = 1000;
+SELECT count(*) AS more_leases, count(DISTINCT process) AS processes
+FROM generate_series(16, 31) g, LATERAL pg_flake_lease('snowflake', 'filler-' || g, '1 min') l;
 SELECT * FROM pg_flake_lease('snowflake', 'one too many');
 SELECT pg_temp.sqlstate_of($$SELECT pg_flake_lease('snowflake', 'one too many')$$);
 
@@ -94,6 +101,7 @@ SELECT lease_id, node, process FROM pg_flake_lease('snowflake', 'wider');
 SET pg_flake.lease_nodes = 'siq=none';
 SELECT * FROM pg_flake_lease('siq', 'none reserved');
 RESET pg_flake.lease_nodes;
+RESET pg_flake.lease_max_per_role;
 
 -- A server never generates with a reserved node, and no lease is granted
 -- while it would: pg_flake_node() shows why.
@@ -198,7 +206,119 @@ ROLLBACK;
 DROP OWNED BY regress_flake_lease_app;
 DROP ROLE regress_flake_lease_app;
 
--- The functions run with a fixed search_path and synchronous_commit = on.
+-- Holders (issue 36): a lease belongs to the session's role that took it
+-- (its login role, or the one SET ROLE chose). Another role can neither
+-- renew it, nor release it, nor report its last use (42501); the holder's
+-- role can, in any session.
+CREATE ROLE regress_flake_holder_a;
+CREATE ROLE regress_flake_holder_b;
+GRANT EXECUTE ON FUNCTION pg_flake_lease(text, text, interval), pg_flake_renew(bigint, interval),
+    pg_flake_release(bigint, timestamptz) TO regress_flake_holder_a, regress_flake_holder_b;
+SET pg_flake.lease_nodes = 'kuid96=4294967294';
+SET ROLE regress_flake_holder_a;
+SELECT lease_id AS a_lease, node, process FROM pg_flake_lease('kuid96', 'holder a', '3 s') \gset
+SELECT :a_lease AS a_lease, :node AS node, :process AS process;
+SET ROLE regress_flake_holder_b;
+SELECT * FROM pg_flake_renew(:a_lease);
+SELECT pg_flake_release(:a_lease, '-infinity');
+SELECT statement, pg_temp.sqlstate_of(statement) FROM (VALUES
+    (format('SELECT pg_flake_renew(%s)', :a_lease)),
+    (format('SELECT pg_flake_release(%s)', :a_lease)),
+    (format('SELECT pg_flake_release(%s, %L)', :a_lease, '-infinity'))) s(statement);
+-- A SECURITY DEFINER function that role a owns does not make its caller a.
+RESET ROLE;
+CREATE FUNCTION regress_flake_release_as_a(bigint) RETURNS boolean SECURITY DEFINER
+    LANGUAGE sql AS 'SELECT pg_flake_release($1)';
+ALTER FUNCTION regress_flake_release_as_a(bigint) OWNER TO regress_flake_holder_a;
+SET ROLE regress_flake_holder_b;
+SELECT pg_temp.sqlstate_of(format('SELECT regress_flake_release_as_a(%s)', :a_lease));
+SET ROLE regress_flake_holder_a;
+SELECT lease_id, expires > server_time AS renewed FROM pg_flake_renew(:a_lease, '3 s');
+RESET ROLE;
+DROP FUNCTION regress_flake_release_as_a(bigint);
+SELECT lease_id, holder, holder_role, state FROM pg_flake_leases WHERE lease_id = :a_lease;
+
+-- A superuser may end another role's lease, but not shorten its window:
+-- no last use (42501), and the unit's next holder starts at its expiry.
+\set statement 'SELECT pg_flake_release(' :a_lease ', now())'
+SET regress.statement = :'statement';
+\set masked_hint 'DO $$ BEGIN EXECUTE current_setting(''regress.statement''); EXCEPTION WHEN OTHERS THEN DECLARE hint text; BEGIN GET STACKED DIAGNOSTICS hint = PG_EXCEPTION_HINT; RAISE NOTICE ''% (%) %'', SQLERRM, SQLSTATE, regexp_replace(hint, ''[(][^()]*[)][.]$'', ''(…).''); END; END $$'
+:masked_hint;
+SELECT pg_flake_release(:a_lease) AS forced_end;
+SET ROLE regress_flake_holder_a;
+\set statement 'SELECT pg_flake_renew(' :a_lease ')'
+SET regress.statement = :'statement';
+:masked;
+SET ROLE regress_flake_holder_b;
+SELECT lease_id AS b_lease FROM pg_flake_lease('kuid96', 'holder b') \gset
+RESET ROLE;
+SELECT b.node = a.node AS same_unit, b.not_before = a.expires AS at_the_holders_expiry
+FROM pg_flake_lease_grants a, pg_flake_lease_grants b
+WHERE a.lease_id = :a_lease AND b.lease_id = :b_lease;
+
+-- The limit is per role: with 4 units (2 each), b's third lease is
+-- refused while a still gets two. Only a superuser sets the limit.
+SET pg_flake.lease_nodes = 'kuid96=4294967290-4294967293';
+SET ROLE regress_flake_holder_b;
+SELECT count(*) AS b_leases FROM generate_series(1, 2) g, LATERAL pg_flake_lease('kuid96', 'b' || g) l;
+SELECT * FROM pg_flake_lease('kuid96', 'b over the limit');
+SET ROLE regress_flake_holder_a;
+SELECT count(*) AS a_leases FROM generate_series(1, 2) g, LATERAL pg_flake_lease('kuid96', 'a' || g) l;
+SELECT statement, pg_temp.sqlstate_of(statement) FROM (VALUES
+    ($$SELECT pg_flake_lease('kuid96', 'a over the limit')$$),
+    ($$SET pg_flake.lease_max_per_role = 100$$)) s(statement);
+RESET ROLE;
+SELECT holder_role, count(*) FROM pg_flake_leases
+WHERE format = 'kuid96' AND node BETWEEN 4294967290 AND 4294967293 AND state = 'held'
+GROUP BY holder_role ORDER BY 1;
+
+-- A lease granted before 0.4.0 names no role: any grantee may renew it
+-- or end it, and no one may shorten its window (last_used is dropped).
+UPDATE pg_flake_lease_grants SET holder_role = NULL
+WHERE lease_id = (SELECT max(lease_id) FROM pg_flake_lease_grants WHERE holder = 'a2');
+SELECT lease_id AS legacy FROM pg_flake_lease_grants WHERE holder = 'a2' AND holder_role IS NULL \gset
+SET ROLE regress_flake_holder_b;
+SELECT lease_id = :legacy AS renewed FROM pg_flake_renew(:legacy);
+SELECT pg_flake_release(:legacy, now()) AS released;
+RESET ROLE;
+SELECT state, last_used FROM pg_flake_leases WHERE lease_id = :legacy;
+RESET pg_flake.lease_nodes;
+DROP OWNED BY regress_flake_holder_a, regress_flake_holder_b;
+DROP ROLE regress_flake_holder_a, regress_flake_holder_b;
+
+-- Synchronous replication (tests/servers/test_lease_sync.py has the
+-- standbys): before answering, a grant or renewal raises the fence
+-- pg_flake_lease_promised to its window's end; a session with
+-- synchronous_commit = off commits its grant flushed (local).
+SELECT timestamptz 'epoch' + last_value * interval '1 microsecond'
+       >= (SELECT max(expires) FROM pg_flake_lease_grants) AS fence_at_latest_end
+FROM pg_flake_lease_promised;
+SET synchronous_commit = off;
+BEGIN;
+SELECT lease_id > 0 AS granted FROM pg_flake_lease('sno', 'asynchronous');
+SHOW synchronous_commit;
+COMMIT;
+SHOW synchronous_commit;
+RESET synchronous_commit;
+-- A grant on a timeline other than the last grant's (a promoted standby)
+-- starts no window before the fence, whatever unit it grants.
+SELECT timeline = ('x' || left(pg_walfile_name(pg_current_wal_insert_lsn()), 8))::bit(32)::bigint
+       AS this_timeline, doubt_until FROM pg_flake_lease_state;
+SELECT lease_id AS long_lease FROM pg_flake_lease('siq', 'long', '1 hour') \gset
+UPDATE pg_flake_lease_state SET timeline = timeline + 1;
+SELECT l.not_before = f.expires AS after_the_fence
+FROM pg_flake_lease('sno', 'after a failover') l, pg_flake_lease_grants f
+WHERE f.lease_id = :long_lease;
+SELECT timeline = ('x' || left(pg_walfile_name(pg_current_wal_insert_lsn()), 8))::bit(32)::bigint
+       AS this_timeline, doubt_until = f.expires AS doubt_until
+FROM pg_flake_lease_state, pg_flake_lease_grants f WHERE f.lease_id = :long_lease;
+UPDATE pg_flake_lease_state SET doubt_until = NULL;
+RESET regress.statement;
+
+-- The functions run with a fixed search_path and lock_timeout; the
+-- helpers they call are not PUBLIC's either.
 SELECT proname, prosecdef, proconfig FROM pg_proc
 WHERE proname IN ('pg_flake_lease', 'pg_flake_renew', 'pg_flake_release') ORDER BY 1;
+SELECT p.oid::regprocedure, has_function_privilege('public', p.oid, 'EXECUTE') AS public_execute
+FROM pg_proc p WHERE proname LIKE 'pg_flake_lease_%' ORDER BY 1;
 TRUNCATE pg_flake_lease_grants RESTART IDENTITY;
