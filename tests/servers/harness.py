@@ -25,6 +25,10 @@ import psycopg
 
 PG_BIN = Path(os.environ.get("PG_BIN", "/usr/lib/postgresql/15/bin"))
 FAKETIME_LIB = os.environ.get("FAKETIME_LIB", "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1")
+# This version of pg_flake: Cargo.toml's (what ALTER EXTENSION UPDATE reaches).
+VERSION = re.search(
+    r'^version = "([^"]+)"', (Path(__file__).resolve().parents[2] / "Cargo.toml").read_text(), re.M
+).group(1)
 COMMON_CONF = [
     "listen_addresses = '127.0.0.1'",
     "max_connections = 100",

@@ -26,8 +26,6 @@ from harness import PG_BIN
 REPO = Path(__file__).resolve().parents[3]
 RELEASES_TXT = REPO / "scripts/releases.txt"
 BUILD_RELEASE = REPO / "scripts/build-release.sh"
-# This version: Cargo.toml's.
-VERSION = re.search(r'^version = "([^"]+)"', (REPO / "Cargo.toml").read_text(), re.M).group(1)
 
 
 def releases() -> list[str]:

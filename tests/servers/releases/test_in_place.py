@@ -43,7 +43,7 @@ from pathlib import Path
 
 import psycopg
 import pytest
-from release_install import VERSION, pg_config, release_bin
+from release_install import pg_config, release_bin
 from test_releases import (
     CLOCK_BEHIND,
     DB,
@@ -56,7 +56,7 @@ from test_releases import (
 )
 
 from conftest import DATA_ROOT
-from harness import PG_BIN, major_version
+from harness import PG_BIN, VERSION, major_version
 
 pytestmark = pytest.mark.skipif(
     major_version() < 17, reason="shared mode without preloading (named DSM) is 17+"

@@ -38,10 +38,10 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from release_install import REPO, VERSION, pg_config, release_bin, release_files, releases
+from release_install import REPO, pg_config, release_bin, release_files, releases
 
 from conftest import DATA_ROOT
-from harness import PG_BIN, as_postgres, major_version
+from harness import PG_BIN, VERSION, as_postgres, major_version
 from upgrade.test_pg_upgrade import clear_attver
 
 DB = "flake"

@@ -56,7 +56,6 @@ from __future__ import annotations
 
 import difflib
 import os
-import re
 import shutil
 import subprocess
 import time
@@ -64,7 +63,7 @@ from pathlib import Path
 
 import pytest
 
-from harness import as_postgres, major_version
+from harness import VERSION, as_postgres, major_version
 
 REPO = Path(__file__).resolve().parents[3]
 CHECKS_SQL = (Path(__file__).parent / "checks.sql").read_text()
@@ -79,8 +78,6 @@ ROWS = int(os.environ.get("PG_FLAKE_UPGRADE_ROWS", "5000"))
 NEW_ROWS = 1000
 CLOCK_BEHIND = 30
 DB = "flake_upgrade"
-# This version of pg_flake: Cargo.toml's.
-VERSION = re.search(r'^version = "([^"]+)"', (REPO / "Cargo.toml").read_text(), re.M).group(1)
 
 # One table per format: name: (SQL type, generator, time decoder ({} is the
 # column; IMMUTABLE, for the generated column and the expression index),
