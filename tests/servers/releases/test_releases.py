@@ -41,8 +41,8 @@ import pytest
 from release_install import REPO, pg_config, release_bin, release_files, releases
 
 from conftest import DATA_ROOT
-from harness import PG_BIN, VERSION, as_postgres, major_version
-from upgrade.test_pg_upgrade import clear_attver
+from harness import PG_BIN, VERSION, major_version
+from upgrade.test_pg_upgrade import clear_attver, new_cluster, pg_upgrade, pg_upgrade_directory
 
 DB = "flake"
 CLOCK_BEHIND = 30
@@ -278,27 +278,9 @@ def test_pg_upgrade_from_release(servers, installs, figures, release):
     clear_attver(old, figures)
     old.stop("fast")
     stopped = time.time()
-    checksums = ("--no-data-checksums",) if new_major >= 18 else ()
-    new = servers(f"pg{new_major}", new_bin).init(initdb_args=checksums)
-    work = DATA_ROOT / f"pg_upgrade-{release}"
-    shutil.rmtree(work, ignore_errors=True)
-    work.mkdir(parents=True)
-    shutil.chown(work, "postgres", "postgres")
-    done = as_postgres(
-        new_bin / "pg_upgrade",
-        f"--old-bindir={old.bin}",
-        f"--new-bindir={new_bin}",
-        f"--old-datadir={old.data}",
-        f"--new-datadir={new.data}",
-        f"--old-port={old.port}",
-        f"--new-port={new.port}",
-        "--username=postgres",
-        f"--socketdir={work}",
-        "--link",
-        check=False,
-        cwd=work,
-    )
-    assert done.returncode == 0, f"pg_upgrade from {release}:\n{done.stdout[-3000:]}{done.stderr}"
+    new = new_cluster(servers, new_bin, new_major)
+    work = pg_upgrade_directory(DATA_ROOT / f"pg_upgrade-{release}")
+    pg_upgrade(old, new, work, "--link")
     if (old.data / "pg_flake").is_dir():
         shutil.rmtree(new.data / "pg_flake", ignore_errors=True)
         subprocess.run(["cp", "-a", str(old.data / "pg_flake"), str(new.data)], check=True)
