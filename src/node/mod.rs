@@ -175,7 +175,7 @@ impl NodeField {
         if !crate::primary::preloaded() {
             return Err(refusal(
                 "no pg_flake record of its primary's current run has been replayed here, so it cannot tell that the primary preloads pg_flake (without which the primary's node changes never reach it)".into(),
-                "Preload pg_flake on the primary (shared_preload_libraries, then restart it), then generate one ID of any coordination-based format on the primary: its mark record tells this standby.".into(),
+                "Preload pg_flake on the primary (shared_preload_libraries, then restart it), then generate IDs of any coordination-based format on the primary: the mark record it writes within a second of generation tells this standby.".into(),
             ));
         }
         match clash {

@@ -5,6 +5,8 @@ failover", issue 22 item 1): a standby cloned from a primary configured with
 gets one no server of its WAL line uses, and kuid64 never generates in
 recovery."""
 
+import time
+
 import psycopg
 import pytest
 
@@ -49,13 +51,23 @@ def standby_of(servers, primary, name="standby"):
 
 
 def tell_preloaded(primary, standby):
-    """One sno ID on ``primary``, replayed by ``standby``: a standby (or a
-    clone of one) generates only once it has replayed a record of its
-    primary's current run written after its base backup began, which shows
-    it that the primary preloads pg_flake (docs/operations.md "Standbys and
-    failover"); a primary that does not writes none."""
-    generate_into(primary, "sno", 1)
-    primary.wait_for_replay(standby)
+    """sno IDs on ``primary`` until ``standby`` has replayed one of its
+    mark records: a standby (or a clone of one) generates only once it has
+    replayed a record of its primary's current run written after its base
+    backup began, which shows it that the primary preloads pg_flake
+    (docs/operations.md "Standbys and failover"); a primary that does not
+    writes none. An ID within a second of the format's last mark record
+    may write none, so one ID is not always enough."""
+    known = standby.data / "pg_flake" / "pgsql_tmp_primary_preloaded"
+    preloaded = "pg_flake" in primary.value("SHOW shared_preload_libraries")
+    for _ in range(40 if preloaded else 1):
+        generate_into(primary, "sno", 1)
+        primary.wait_for_replay(standby)
+        if known.exists():
+            return
+        time.sleep(0.1)
+    if preloaded:
+        raise AssertionError(f"{standby.name} never learnt its primary preloads pg_flake")
 
 
 def refusal(server, name):
