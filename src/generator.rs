@@ -623,9 +623,18 @@ impl<G: SlotGenerator> SharedState for Generator<G> {
         // mark left higher than needed is always safe, so errors are not
         // raised here.
         if let Some(shared) = self.shared() {
-            let last = shared.generator.lock().generator().last_unit();
+            // A generator that never read its mark (the file could not be
+            // read when the server started, and nothing was generated
+            // since) knows no unit the mark covers: it writes nothing.
+            if !shared.floor_known.load(Ordering::Acquire) {
+                return;
+            }
+            let (last, known) = {
+                let generator = shared.generator.lock();
+                (generator.generator().last_unit(), generator.mark())
+            };
             if let Ok(marks) = Marks::lock(self.format) {
-                let _ = marks.shrink_to(last);
+                let _ = marks.settle(last, known);
             }
         }
     }

@@ -281,10 +281,16 @@ impl Marks {
         Ok(mark)
     }
 
-    /// Shared mode, at a clean shutdown: every unit above `last` is unused,
-    /// so the next start need not begin above the lease.
-    pub fn shrink_to(&self, last: u64) -> io::Result<()> {
-        if last < self.global()? {
+    /// Shared mode, at a clean shutdown, the generator's exact last unit
+    /// `last`: every unit above it is unused, so the next start need not
+    /// begin above the lease. Only a mark the generator knows is lowered:
+    /// `known` is the highest mark it read or recorded, and a global mark
+    /// above it holds units it never heard of (docs/guarantees.md "Restarts,
+    /// crashes and the clock"), which stay. A global mark below `last` (the
+    /// file put back from a copy while the server ran) is raised to it.
+    pub fn settle(&self, last: u64, known: u64) -> io::Result<()> {
+        let global = self.global()?;
+        if global < last || (last < global && global <= known) {
             self.header.borrow_mut().global_mark = last;
             self.store()?;
         }
