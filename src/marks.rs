@@ -376,6 +376,29 @@ impl Marks {
         self.write(slot_at(slot), mark)
     }
 
+    /// Per-backend mode: the pids that hold a slot in this run (a holder
+    /// that left cleanly wrote 0; one that did not may be gone).
+    pub fn holders(&self) -> io::Result<Vec<i32>> {
+        let (pid, start) = run();
+        {
+            let header = self.header.borrow();
+            if header.run_pid != pid || header.run_start != start {
+                return Ok(Vec::new());
+            }
+        }
+        let len = self.file.metadata()?.len();
+        let mut holders = Vec::new();
+        let mut at = SLOTS_OFFSET;
+        while at + SLOT_SIZE <= len {
+            let holder = self.read(at + 8)?;
+            if holder != 0 {
+                holders.push(holder as i32);
+            }
+            at += SLOT_SIZE;
+        }
+        Ok(holders)
+    }
+
     /// Per-backend mode: a backend leaves `slot` cleanly, having used units
     /// up to `last`. No `fsync`: if the write is lost, the slot still shows
     /// the holder's mark, which its successor starts above instead.
