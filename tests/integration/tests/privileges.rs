@@ -41,7 +41,7 @@ const KEY: &str = "k7fBDJcQam02hsByaOWPeP2CqeDeGXvrPUkEAQBtAFc=";
 
 /// The settings only a superuser may set (docs/sql-reference.md "Settings"). A change
 /// here is a change of the security model: update the documentation with it.
-const SUPERUSER_ONLY: [&str; 11] = [
+const SUPERUSER_ONLY: [&str; 12] = [
     "pg_flake.kuid_interval",
     "pg_flake.kuid_node",
     "pg_flake.lease_nodes",
@@ -49,6 +49,7 @@ const SUPERUSER_ONLY: [&str; 11] = [
     "pg_flake.max_clock_lag",
     "pg_flake.node",
     "pg_flake.public_id_key",
+    "pg_flake.siq_domain",
     "pg_flake.siq_node",
     "pg_flake.sno_node",
     "pg_flake.snowflake_epoch",
