@@ -55,8 +55,15 @@ def test_an_immediate_shutdown_after_a_backend_died_holding_the_spinlock(servers
     held.unlink(missing_ok=True)
     go.unlink(missing_ok=True)
     load = server.pgbench("-c", "1", "-T", "120", "-f", script, dbname="flake")
-    server.wait_for("SELECT count(*) = 1 FROM pg_stat_activity WHERE application_name = 'pgbench'")
-    pid = server.value("SELECT pid FROM pg_stat_activity WHERE application_name = 'pgbench'")
+    # pgbench's session once it runs the script (not a connection of its
+    # set-up, which ends).
+    running = (
+        "SELECT pid FROM pg_stat_activity WHERE application_name = 'pgbench' "
+        "AND query LIKE '%sno_generate%'"
+    )
+    server.wait_for(f"SELECT EXISTS ({running})")
+    pid = server.value(running)
+    assert pid is not None
     gdb = subprocess.Popen(
         ["timeout", "120", "gdb", "-p", str(pid), "-batch", "-nx"]
         + ["-ex", "break clock_gettime if $rdi == 7", "-ex", "continue", "-ex", "bt 4"]
