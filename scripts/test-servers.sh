@@ -7,6 +7,7 @@
 # Environment: PG_FLAKE_SERVERS_PORT (first port, default 25500; a test uses
 # the next few), PG_FLAKE_SERVERS_DATA (data directories, default
 # /tmp/pgf-servers-<major>; a failed test's are kept there).
+# gdb: test_marks_faults.py stops a backend where it holds a spinlock.
 # Creates tests/servers/.venv (psycopg, pytest; the pins of
 # python/tests/constraints.txt) on first use. Idempotent.
 set -euo pipefail
@@ -15,7 +16,7 @@ export PG_BIN=${PG_BIN:-/usr/lib/postgresql/15/bin}
 export PATH="$PG_BIN:$PATH"
 major=$("$PG_BIN/pg_config" --version | sed -E 's/^PostgreSQL ([0-9]+).*/\1/')
 export PG_FLAKE_SERVERS_DATA=${PG_FLAKE_SERVERS_DATA:-/tmp/pgf-servers-$major}
-scripts/apt-install.sh test-servers faketime procps
+scripts/apt-install.sh test-servers faketime procps gdb
 VENV=tests/servers/.venv
 PINS=python/tests/constraints.txt
 # One version at a time makes the environment (`make -j2 test-long` runs

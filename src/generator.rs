@@ -32,6 +32,11 @@ use pgrx::pg_sys;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicPtr, Ordering};
 use std::sync::OnceLock;
 
+// `pg_flake_set_mark` and its WAL record: a child module, so that it reaches
+// the server-wide state's fields.
+#[path = "set_mark.rs"]
+mod set_mark;
+
 /// This backend's slot and the number of slots: unique among running
 /// backends (docs/guarantees.md "Guarantees").
 pub fn slot() -> (u32, u32) {
@@ -134,6 +139,9 @@ pub trait ServerGenerator: SharedState {
     /// A mark replayed from the WAL (a standby, or crash recovery), with
     /// the node its primary generates with where the record carries one.
     fn learn(&self, mark: u64, node: Option<u32>);
+    /// A `pg_flake_set_mark` replayed from the WAL: the mark becomes exactly
+    /// `mark` (`set_mark.rs`).
+    fn set_from_wal(&self, mark: u64, node: Option<u32>);
     /// Per backend, at the backend's exit: leaves the slot cleanly with the
     /// exact last unit.
     fn release_slot(&self);
@@ -146,8 +154,9 @@ pub trait ServerGenerator: SharedState {
     /// `unix_nanos`, deliberately, up or down (docs/guarantees.md "Restarts, crashes and
     /// the clock"): a new marks file, the server's generator (this
     /// backend's, per backend) starting above it, the clock taken as it is
-    /// from the next mark on. Returns the previous mark, where it could be
-    /// read, and the new one with the start of its unit (Unix ns).
+    /// from the next mark on, and a set record in the WAL (`set_mark.rs`).
+    /// Returns the previous mark, where it could be read, and the new one
+    /// with the start of its unit (Unix ns).
     fn set_mark(&self, unix_nanos: i64) -> (Option<u64>, u64, i128);
 }
 
@@ -492,11 +501,16 @@ impl<G: SlotGenerator> Generator<G> {
             // Set up without the file's mark: learn it first (or raise why
             // it still cannot be read), so that no unit at or below it is
             // used; the caller's next step sees the new floor.
-            let global = Marks::lock_interruptible(self.format)
-                .and_then(|marks| marks.global())
+            // Learned under the marks lock: a `pg_flake_set_mark` that
+            // replaces the file meanwhile is not undone by the old mark.
+            Marks::lock_interruptible(self.format)
+                .and_then(|marks| {
+                    let global = marks.global()?;
+                    shared.generator.lock().learn(global);
+                    shared.floor_known.store(true, Ordering::Release);
+                    Ok(())
+                })
                 .unwrap_or_else(|e| marks_failed(self.format, e));
-            shared.generator.lock().learn(global);
-            shared.floor_known.store(true, Ordering::Release);
             return;
         }
         // Before this backend can become a recorder: registering raises
@@ -623,9 +637,18 @@ impl<G: SlotGenerator> SharedState for Generator<G> {
         // mark left higher than needed is always safe, so errors are not
         // raised here.
         if let Some(shared) = self.shared() {
-            let last = shared.generator.lock().generator().last_unit();
+            // A generator that never read its mark (the file could not be
+            // read when the server started, and nothing was generated
+            // since) knows no unit the mark covers: it writes nothing.
+            if !shared.floor_known.load(Ordering::Acquire) {
+                return;
+            }
+            let (last, known) = {
+                let generator = shared.generator.lock();
+                (generator.generator().last_unit(), generator.mark())
+            };
             if let Ok(marks) = Marks::lock(self.format) {
-                let _ = marks.shrink_to(last);
+                let _ = marks.settle(last, known);
             }
         }
     }
@@ -674,32 +697,11 @@ impl<G: SlotGenerator> ServerGenerator for Generator<G> {
     }
 
     fn set_mark(&self, unix_nanos: i64) -> (Option<u64>, u64, i128) {
-        let unit = G::unit_at(unix_nanos).or_raise();
-        let previous = Marks::lock_interruptible(self.format).ok();
-        let old = previous.as_ref().and_then(|m| m.global().ok());
-        let nodes = previous
-            .as_ref()
-            .and_then(|m| m.nodes().ok())
-            .unwrap_or_default();
-        // Held while the file is replaced: no mark is recorded meanwhile.
-        let replaced = Marks::replace(self.format, unit, nodes);
-        drop(previous);
-        if let Err(e) = replaced {
-            marks_failed(self.format, e);
-        }
-        match self.shared() {
-            Some(shared) => {
-                let generator =
-                    MarkedGenerator::above(SHARED_SLOT.0, SHARED_SLOT.1, unit).or_raise();
-                *shared.generator.lock() = generator;
-                shared.floor_known.store(true, Ordering::Release);
-            }
-            // This backend claims its slot again, above the new mark; other
-            // backends keep theirs until they end.
-            None => self.local.set(None),
-        }
-        wal::log_mark(self.format, unit, crate::node::announced(self.format));
-        (old, unit, G::start_of(unit))
+        self.set_mark_now(unix_nanos)
+    }
+
+    fn set_from_wal(&self, mark: u64, node: Option<u32>) {
+        self.set_mark_from_wal(mark, node)
     }
 
     fn state_rows(&self) -> Vec<StateRow> {
@@ -736,16 +738,19 @@ fn generators() -> &'static [&'static dyn ServerGenerator] {
 }
 
 /// A mark of `format` replayed from the WAL (a standby, or crash recovery;
-/// `wal::register` is given this): its generator learns it, and the node
-/// its primary generates with where the record carries one. A format this
-/// library does not know (a later version wrote it) has no generator here
-/// to protect.
-pub fn learn(format: &[u8], mark: u64, node: Option<u32>) {
+/// `wal::register` is given this): its generator learns it (a set record:
+/// is set to it), and the node its primary generates with where the record
+/// carries one. A format this library does not know (a later version wrote
+/// it) has no generator here to protect.
+pub fn learn(format: &[u8], mark: u64, node: Option<u32>, kind: wal::Replayed) {
     if let Some(generator) = generators()
         .iter()
         .find(|g| g.format().as_bytes() == format)
     {
-        generator.learn(mark, node);
+        match kind {
+            wal::Replayed::Mark => generator.learn(mark, node),
+            wal::Replayed::Set => generator.set_from_wal(mark, node),
+        }
     }
 }
 

@@ -49,6 +49,14 @@ fn own_nodes(format: &str) -> io::Result<Vec<u32>> {
         .collect())
 }
 
+/// Whether this server generated `format` with a node of its own while in
+/// recovery (and no replayed record has claimed that node since): its
+/// marks cover its own IDs too, so a replayed `pg_flake_set_mark` must not
+/// lower them.
+pub fn generated_here(format: &str) -> io::Result<bool> {
+    Ok(!own_nodes(format)?.is_empty())
+}
+
 /// Replaces the own nodes of `format` (under the marks lock).
 fn write_own(format: &str, nodes: &[u32]) -> io::Result<()> {
     let path = own_path(format);

@@ -10,7 +10,7 @@
 //! pid of the backend holding it (0: it left cleanly); the unit, while it
 //! holds the slot, is the highest it may use (its mark), once it left
 //! cleanly the last it used. `pg_flake/formats` lists the formats whose
-//! marks files exist, so that a missing one is noticed.
+//! marks files exist, so that a missing one is noticed (`marks_list.rs`).
 //!
 //! A file is never trusted blindly (docs/guarantees.md "Restarts, crashes and the
 //! clock"): a damaged, truncated, empty or foreign file, or a missing file
@@ -47,9 +47,11 @@ use std::io::{self, Write};
 use std::os::unix::fs::{FileExt, OpenOptionsExt};
 use std::os::unix::io::AsRawFd;
 
+// `pg_flake/formats`, the list of the formats whose marks files exist.
+#[path = "marks_list.rs"]
+mod list;
+
 const DIRECTORY: &str = "pg_flake";
-/// The formats whose marks files exist (one name per line).
-const FORMATS_FILE: &str = "pg_flake/formats";
 const SLOT_SIZE: u64 = 16;
 
 /// Why a format's marks cannot be used: the generator refuses until an
@@ -68,7 +70,8 @@ impl std::fmt::Display for MarksError {
             }
             MarksError::Missing { path } => write!(
                 f,
-                "the marks file {path} is missing, although {FORMATS_FILE} says it existed"
+                "the marks file {path} is missing, although {} says it existed",
+                list::FORMATS_FILE
             ),
         }
     }
@@ -111,11 +114,7 @@ impl Marks {
     pub fn lock(format: &str) -> io::Result<Marks> {
         loop {
             let file = open(format)?;
-            // SAFETY: flock on a descriptor we own; it is released when the
-            // file is closed.
-            if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) } != 0 {
-                return Err(io::Error::last_os_error());
-            }
+            exclusive(&file, false)?;
             if still_current(&file, format)? {
                 return Marks::locked(file, format);
             }
@@ -129,31 +128,11 @@ impl Marks {
     /// uncancellably. Only before the lock is taken: an interrupt raises
     /// with nothing locked.
     pub fn lock_interruptible(format: &str) -> io::Result<Marks> {
-        let mut file = open(format)?;
         loop {
-            // SAFETY: as in `lock`.
-            if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0 {
-                if still_current(&file, format)? {
-                    return Marks::locked(file, format);
-                }
-                file = open(format)?;
-                continue;
-            }
-            let error = io::Error::last_os_error();
-            if error.kind() != io::ErrorKind::WouldBlock {
-                return Err(error);
-            }
-            pgrx::check_for_interrupts!();
-            // SAFETY: a timed wait on the backend's own latch.
-            unsafe {
-                pg_sys::WaitLatch(
-                    pg_sys::MyLatch,
-                    (pg_sys::WL_LATCH_SET | pg_sys::WL_TIMEOUT | pg_sys::WL_EXIT_ON_PM_DEATH)
-                        as i32,
-                    1,
-                    pg_sys::PG_WAIT_EXTENSION,
-                );
-                pg_sys::ResetLatch(pg_sys::MyLatch);
+            let file = open(format)?;
+            exclusive(&file, true)?;
+            if still_current(&file, format)? {
+                return Marks::locked(file, format);
             }
         }
     }
@@ -223,7 +202,7 @@ impl Marks {
             ..Header::default()
         };
         create_file(format, &header)?;
-        list_format(format)
+        list::add(format)
     }
 
     fn read(&self, at: u64) -> io::Result<u64> {
@@ -281,10 +260,16 @@ impl Marks {
         Ok(mark)
     }
 
-    /// Shared mode, at a clean shutdown: every unit above `last` is unused,
-    /// so the next start need not begin above the lease.
-    pub fn shrink_to(&self, last: u64) -> io::Result<()> {
-        if last < self.global()? {
+    /// Shared mode, at a clean shutdown, the generator's exact last unit
+    /// `last`: every unit above it is unused, so the next start need not
+    /// begin above the lease. Only a mark the generator knows is lowered:
+    /// `known` is the highest mark it read or recorded, and a global mark
+    /// above it holds units it never heard of (docs/guarantees.md "Restarts,
+    /// crashes and the clock"), which stay. A global mark below `last` (the
+    /// file put back from a copy while the server ran) is raised to it.
+    pub fn settle(&self, last: u64, known: u64) -> io::Result<()> {
+        let global = self.global()?;
+        if global < last || (last < global && global <= known) {
             self.header.borrow_mut().global_mark = last;
             self.store()?;
         }
@@ -401,6 +386,29 @@ impl Marks {
         self.write(slot_at(slot), mark)
     }
 
+    /// Per-backend mode: the pids that hold a slot in this run (a holder
+    /// that left cleanly wrote 0; one that did not may be gone).
+    pub fn holders(&self) -> io::Result<Vec<i32>> {
+        let (pid, start) = run();
+        {
+            let header = self.header.borrow();
+            if header.run_pid != pid || header.run_start != start {
+                return Ok(Vec::new());
+            }
+        }
+        let len = self.file.metadata()?.len();
+        let mut holders = Vec::new();
+        let mut at = SLOTS_OFFSET;
+        while at + SLOT_SIZE <= len {
+            let holder = self.read(at + 8)?;
+            if holder != 0 {
+                holders.push(holder as i32);
+            }
+            at += SLOT_SIZE;
+        }
+        Ok(holders)
+    }
+
     /// Per-backend mode: a backend leaves `slot` cleanly, having used units
     /// up to `last`. No `fsync`: if the write is lost, the slot still shows
     /// the holder's mark, which its successor starts above instead.
@@ -457,7 +465,7 @@ fn open(format: &str) -> io::Result<File> {
         Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),
         Err(_) => {}
     }
-    if listed_formats()?.iter().any(|f| f == format) {
+    if list::listed()?.iter().any(|f| f == format) {
         // Listed: missing, unless another backend has just made it (a
         // format is listed only once its file is in place).
         return match OpenOptions::new().read(true).write(true).open(&path) {
@@ -474,54 +482,44 @@ fn open(format: &str) -> io::Result<File> {
         ..Header::default()
     };
     write_new(&path, &file_bytes(format, &header))?;
-    list_format(format)?;
+    list::add(format)?;
     OpenOptions::new().read(true).write(true).open(&path)
 }
 
-/// The formats `pg_flake/formats` lists. Where it is missing (a data
-/// directory of 0.2.0, or a new one), it is made from the marks files
-/// there are.
-fn listed_formats() -> io::Result<Vec<String>> {
-    match std::fs::read_to_string(FORMATS_FILE) {
-        Ok(text) => Ok(text.lines().map(str::to_string).collect()),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => {
-            let existing = existing_formats()?;
-            if !existing.is_empty() {
-                write_atomically(FORMATS_FILE, existing.join("\n").as_bytes())?;
-            }
-            Ok(existing)
+/// Takes `flock` on `file` (released when the file is closed), waiting as
+/// long as another process holds it. With `interruptible` (a backend
+/// generating IDs), it sleeps 1 ms at a time on its latch meanwhile and
+/// honours cancel, `statement_timeout` and terminate (docs/operations.md
+/// "Standbys and failover"): an interrupt raises with nothing locked.
+fn exclusive(file: &File, interruptible: bool) -> io::Result<()> {
+    if !interruptible {
+        // SAFETY: flock on a descriptor the caller owns.
+        if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) } != 0 {
+            return Err(io::Error::last_os_error());
         }
-        Err(e) => Err(e),
-    }
-}
-
-/// The formats with a marks file in `pg_flake/`.
-fn existing_formats() -> io::Result<Vec<String>> {
-    let entries = match std::fs::read_dir(DIRECTORY) {
-        Ok(entries) => entries,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(e),
-    };
-    let mut formats = Vec::new();
-    for entry in entries {
-        let name = entry?.file_name();
-        if let Some(format) = name.to_str().and_then(|n| n.strip_suffix(".marks")) {
-            formats.push(format.to_string());
-        }
-    }
-    formats.sort();
-    Ok(formats)
-}
-
-/// Adds `format` to `pg_flake/formats` (after its marks file exists).
-fn list_format(format: &str) -> io::Result<()> {
-    let mut formats = listed_formats()?;
-    if formats.iter().any(|f| f == format) {
         return Ok(());
     }
-    formats.push(format.to_string());
-    formats.sort();
-    write_atomically(FORMATS_FILE, formats.join("\n").as_bytes())
+    loop {
+        // SAFETY: as above.
+        if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0 {
+            return Ok(());
+        }
+        let error = io::Error::last_os_error();
+        if error.kind() != io::ErrorKind::WouldBlock {
+            return Err(error);
+        }
+        pgrx::check_for_interrupts!();
+        // SAFETY: a timed wait on the backend's own latch.
+        unsafe {
+            pg_sys::WaitLatch(
+                pg_sys::MyLatch,
+                (pg_sys::WL_LATCH_SET | pg_sys::WL_TIMEOUT | pg_sys::WL_EXIT_ON_PM_DEATH) as i32,
+                1,
+                pg_sys::PG_WAIT_EXTENSION,
+            );
+            pg_sys::ResetLatch(pg_sys::MyLatch);
+        }
+    }
 }
 
 /// A marks file for `format` holding `header` in both copies, put in place
@@ -551,11 +549,7 @@ fn write_atomically(path: &str, bytes: &[u8]) -> io::Result<()> {
 /// `bytes` in a new temporary file of this backend in `pg_flake/` (made
 /// first if needed), `fsync`'d; returns its path.
 fn write_temporary(bytes: &[u8]) -> io::Result<String> {
-    match std::fs::create_dir(DIRECTORY) {
-        Ok(()) => sync_directory("."),
-        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
-        Err(e) => return Err(e),
-    }
+    make_directory()?;
     // pgsql_tmp*: pg_basebackup leaves out one left behind by a crash.
     let temporary = format!("{DIRECTORY}/pgsql_tmp_marks_{}", backend_pid());
     {
@@ -574,6 +568,16 @@ fn write_temporary(bytes: &[u8]) -> io::Result<String> {
         }
     }
     Ok(temporary)
+}
+
+/// Makes `pg_flake/` where it is missing, durably.
+fn make_directory() -> io::Result<()> {
+    match std::fs::create_dir(DIRECTORY) {
+        Ok(()) => sync_directory("."),
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+        Err(e) => return Err(e),
+    }
+    Ok(())
 }
 
 /// Writes `path` whole like [`write_atomically`], but only where no file

@@ -25,8 +25,9 @@ pub trait SharedState: Sync {
     /// `at` must be `size()` bytes of shared memory reserved for it,
     /// initialised by an earlier call unless `fresh`.
     unsafe fn attach(&self, at: *mut u8, fresh: bool);
-    /// Called in the postmaster when it exits normally: every backend is
-    /// gone, and the state holds everything they did.
+    /// Called in the postmaster when it exits after a smart or fast
+    /// shutdown: every backend is gone, having left the state whole, and
+    /// the state holds everything they did.
     fn at_shutdown(&self);
 }
 
@@ -134,9 +135,31 @@ unsafe extern "C-unwind" fn on_shmem_startup() {
 
 #[pgrx::pg_guard]
 unsafe extern "C-unwind" fn release_at_shutdown(code: i32, _arg: pg_sys::Datum) {
-    if code == 0 {
+    if code == 0 && shut_down_cleanly() {
         users().iter().for_each(|u| u.at_shutdown());
     }
+}
+
+/// Whether the server ends with a shutdown checkpoint (or restartpoint)
+/// written, as `pg_control`'s state says: a smart or fast shutdown. The
+/// postmaster exits with 0 after an immediate shutdown too, but its SIGQUIT
+/// ends backends wherever they are, also holding a generator's spinlock
+/// (taking it then would spin until PostgreSQL's "stuck spinlock" PANIC);
+/// the next start runs crash recovery from marks that were recorded before
+/// use, and needs nothing from here. Read as plain bytes: nothing here may
+/// raise in an exit callback.
+fn shut_down_cleanly() -> bool {
+    use std::os::unix::fs::FileExt;
+    const STATE: usize = std::mem::offset_of!(pg_sys::ControlFileData, state);
+    let mut state = [0u8; 4];
+    // The postmaster's working directory is the data directory.
+    let read = std::fs::File::open("global/pg_control")
+        .and_then(|file| file.read_exact_at(&mut state, STATE as u64));
+    read.is_ok()
+        && matches!(
+            u32::from_ne_bytes(state),
+            pg_sys::DBState::DB_SHUTDOWNED | pg_sys::DBState::DB_SHUTDOWNED_IN_RECOVERY
+        )
 }
 
 /// PostgreSQL 17+ without preloading: the generators live in a named DSM

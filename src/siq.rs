@@ -140,8 +140,12 @@ fn define_settings() {
         Definition {
             name: c"pg_flake.siq_domain",
             short: c"Domain hashed into the 32 domain bits of generated SIQs.",
-            long: c"ASCII (punycode for international names); '' and '0' give 0.",
-            context: GucContext::Userset,
+            long: c"ASCII (punycode for international names); '' and '0' give 0. Superuser-only: without a node setting its hash's top byte is the node in the IDs.",
+            // Superuser-only (0.4.0), as the node settings: where no node is
+            // set, the hash's top byte is the server's node in its IDs, and
+            // a role that picks its domain picks that node (another
+            // server's, a standby's, one a lease holds).
+            context: GucContext::Suset,
             flags: GucFlags::default(),
         },
         &SIQ_DOMAIN,

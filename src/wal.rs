@@ -22,16 +22,33 @@ use std::sync::atomic::{AtomicBool, Ordering};
 /// preloaded: PostgreSQL names the clash in its log.
 pub const RESOURCE_MANAGER_ID: u8 = 188;
 
-/// The one kind of record: a generator's mark. Main data: the format's name,
-/// a NUL, and the mark as 8 little-endian bytes.
+/// A generator's mark. Main data: the format's name, a NUL, the mark as 8
+/// little-endian bytes, and the node as 4 where there is one. Replay only
+/// raises: marks grow.
 const XLOG_PG_FLAKE_MARK: u8 = 0x10;
+
+/// An operator's `pg_flake_set_mark` (0.4.0): the same main data, and
+/// replay sets the mark to exactly this, up or down (docs/guarantees.md
+/// "Restarts, crashes and the clock"), so that a lowered mark holds after
+/// crash recovery and on the standbys. A library of 0.3.0 replays it as a
+/// mark record: it raises the mark, never lowers it (safe, not lowered).
+const XLOG_PG_FLAKE_SET: u8 = 0x20;
+
+/// What a replayed record asks of the mark.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Replayed {
+    /// Raise it to at least the record's mark.
+    Mark,
+    /// Set it to exactly the record's mark (`pg_flake_set_mark`).
+    Set,
+}
 
 /// Whether the resource manager is registered in this server.
 static REGISTERED: AtomicBool = AtomicBool::new(false);
 
-/// What redo does with a replayed mark: `(format, mark, node)`, the node
-/// where the record carries one (0.2.0's records do not).
-pub type Learn = fn(&[u8], u64, Option<u32>);
+/// What redo does with a replayed mark: `(format, mark, node, kind)`, the
+/// node where the record carries one (0.2.0's records do not).
+pub type Learn = fn(&[u8], u64, Option<u32>, Replayed);
 
 /// The redo action `register` was given.
 static LEARN: std::sync::OnceLock<Learn> = std::sync::OnceLock::new();
@@ -79,7 +96,19 @@ pub fn log_mark(format: &str, mark: u64, node: Option<u32>) {
     if !REGISTERED.load(Ordering::Relaxed) {
         return;
     }
-    log(&record(format, mark, node));
+    log(XLOG_PG_FLAKE_MARK, &record(format, mark, node));
+}
+
+/// Writes `pg_flake_set_mark`'s new `mark` of `format` to the WAL, which
+/// replay applies exactly (crash recovery, standbys), and waits as
+/// [`log_mark`] does. The caller has put the new marks file in place
+/// first: a failure before this record leaves the standbys above it, never
+/// below the primary.
+pub fn log_set(format: &str, mark: u64, node: Option<u32>) {
+    if !REGISTERED.load(Ordering::Relaxed) {
+        return;
+    }
+    log(XLOG_PG_FLAKE_SET, &record(format, mark, node));
 }
 
 /// Whether marks reach the WAL (and so a standby): pg_flake preloaded on
@@ -90,7 +119,7 @@ pub fn registered() -> bool {
 
 use flake_core::lineage::{mark_record as record, parse_mark_record as parse};
 
-fn log(data: &[u8]) {
+fn log(info: u8, data: &[u8]) {
     // SAFETY: the standard sequence for a record without buffers; the data
     // lives until XLogInsert has copied it.
     let lsn = unsafe {
@@ -101,7 +130,7 @@ fn log(data: &[u8]) {
         // The pointer is `char *` before 18 and the length `int` on 15:
         // both casts take whatever the version's signature says.
         pg_sys::XLogRegisterData(data.as_ptr() as _, data.len() as _);
-        let lsn = pg_sys::XLogInsert(RESOURCE_MANAGER_ID, XLOG_PG_FLAKE_MARK);
+        let lsn = pg_sys::XLogInsert(RESOURCE_MANAGER_ID, info);
         pg_sys::XLogFlush(lsn);
         lsn
     };
@@ -190,9 +219,23 @@ unsafe fn main_data<'a>(record: *mut pg_sys::XLogReaderState) -> &'a [u8] {
     }
 }
 
+/// The kind of the record being replayed or described.
+///
+/// # Safety
+/// `record` must be a decoded record of pg_flake's resource manager.
+unsafe fn kind(record: *mut pg_sys::XLogReaderState) -> Replayed {
+    // SAFETY: as in `main_data`.
+    let info = unsafe { (*(*record).record).header.xl_info } & !(pg_sys::XLR_INFO_MASK as u8);
+    if info == XLOG_PG_FLAKE_SET {
+        Replayed::Set
+    } else {
+        Replayed::Mark
+    }
+}
+
 /// Redo: the mark goes to what `register` was given (the generator of the
-/// record's format learns it, in shared memory and in this server's marks
-/// file).
+/// record's format learns it, or is set to it, in shared memory and in this
+/// server's marks file).
 #[pgrx::pg_guard]
 unsafe extern "C-unwind" fn redo(record: *mut pg_sys::XLogReaderState) {
     // SAFETY: PostgreSQL replays one of our records.
@@ -200,7 +243,7 @@ unsafe extern "C-unwind" fn redo(record: *mut pg_sys::XLogReaderState) {
         crate::errors::internal("pg_flake: malformed mark record in the WAL");
     };
     if let Some(learn) = LEARN.get() {
-        learn(format, mark, node);
+        learn(format, mark, node, unsafe { kind(record) });
     }
     // Written by a primary that preloads pg_flake (docs/operations.md
     // "Standbys and failover").
@@ -214,12 +257,17 @@ unsafe extern "C-unwind" fn describe(
 ) {
     // SAFETY: as in redo; the description is appended to PostgreSQL's buffer.
     unsafe {
+        let set = if kind(record) == Replayed::Set {
+            " (set)"
+        } else {
+            ""
+        };
         let text = match parse(main_data(record)) {
             Some((format, mark, node)) => {
                 let format = String::from_utf8_lossy(format);
                 match node {
-                    Some(node) => format!("format {format} mark {mark} node {node}"),
-                    None => format!("format {format} mark {mark}"),
+                    Some(node) => format!("format {format} mark {mark}{set} node {node}"),
+                    None => format!("format {format} mark {mark}{set}"),
                 }
             }
             None => "malformed".to_string(),
@@ -230,8 +278,11 @@ unsafe extern "C-unwind" fn describe(
 }
 
 unsafe extern "C-unwind" fn identify(info: u8) -> *const std::ffi::c_char {
-    if info & !(pg_sys::XLR_INFO_MASK as u8) == XLOG_PG_FLAKE_MARK {
+    let info = info & !(pg_sys::XLR_INFO_MASK as u8);
+    if info == XLOG_PG_FLAKE_MARK {
         c"MARK".as_ptr()
+    } else if info == XLOG_PG_FLAKE_SET {
+        c"SET".as_ptr()
     } else {
         std::ptr::null()
     }

@@ -160,8 +160,11 @@ def test_max_clock_jump_zero_turns_the_check_off(servers):
 
 def test_a_plain_role_cannot_change_which_ids_are_issued(servers):
     """The settings that change which IDs are issued are superuser-only
-    (42501); the decoders' explicit-argument forms work for every role, and
-    pg_flake.siq_domain stays the role's own (docs/sql-reference.md "Settings")."""
+    (42501); the decoders' explicit-argument forms work for every role.
+    pg_flake.siq_domain too (0.4.0): without a node setting its hash's top
+    byte is the node, so a role that chose it chose the server's node; a
+    superuser gives a role its domain with ALTER ROLE … SET
+    (docs/sql-reference.md "Settings")."""
     server = servers("primary").init()
     server.start()
     server.create_database()
@@ -174,6 +177,7 @@ def test_a_plain_role_cannot_change_which_ids_are_issued(servers):
             ("pg_flake.kuid_interval", "6"),
             ("pg_flake.max_clock_jump", "0"),
             ("pg_flake.max_clock_lag", "0"),
+            ("pg_flake.siq_domain", "example.com"),
         ]:
             for sql in [
                 f"SET {setting} = '{value}'",
@@ -189,6 +193,13 @@ def test_a_plain_role_cannot_change_which_ids_are_issued(servers):
         assert (row[1], row[2], row[3]) == (3, 5, 0), row
         assert str(row[0]).startswith("2025-10-09 08:53:20.125"), row
         assert conn.execute("SELECT kuid96_node(kuid96_generate(), 8)").fetchone()[0] == 0
-        conn.execute("SET pg_flake.siq_domain = 'example.com'")
+        # No node setting: the domain's hash is the domain field, its top
+        # byte the node; the role's own SET was refused above.
         domain = conn.execute("SELECT siq_domain_hash(siq_generate('user'))").fetchone()[0]
-        assert domain & 0xFFFFFF == 0x86CE1947 & 0xFFFFFF, hex(domain)
+        assert domain == 0, hex(domain)
+    server.sql("ALTER ROLE plain SET pg_flake.siq_domain = 'example.com'")
+    with psycopg.connect(
+        host="127.0.0.1", port=server.port, user="plain", dbname="flake", autocommit=True
+    ) as conn:
+        domain = conn.execute("SELECT siq_domain_hash(siq_generate('user'))").fetchone()[0]
+        assert domain == 0x86CE1947, hex(domain)

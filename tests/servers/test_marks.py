@@ -274,3 +274,39 @@ def test_a_file_mended_while_the_server_runs_is_read_again(servers, preload):
     marks_path(server).write_bytes(saved)
     generate(server, 2, formats=["sno"])
     all_above(server, "1", 2, formats=["sno"])
+
+
+def test_a_mark_unread_at_start_is_not_lowered_at_shutdown(servers):
+    """Shared mode records the exact last unit at a clean shutdown. A
+    generator that never read its mark (the file could not be opened when
+    the server started, and nothing was generated since) knows no last unit:
+    the mark on disk must stay, so that a restart with the clock 30 s behind
+    still goes on above every ID issued before (issue 36, item 5)."""
+    server = servers("primary").init()
+    server.set_clock(0)
+    server.start()
+    setup(server)
+    generate(server, 1, n=20000, formats=["sno"])
+    server.stop()
+    os.chmod(marks_path(server), 0)
+    server.start()
+    code, message, _ = error_of(server, "SELECT sno_generate()")
+    assert code == "42501", (code, message)
+    # Mended while the server runs; then a clean shutdown.
+    os.chmod(marks_path(server), 0o600)
+    server.stop()
+    server.set_clock(-30)
+    server.start()
+    # The mark covers the highest ID issued (before 0.4.0: unit 0).
+    covered = server.value(
+        "SELECT mark_time >= (SELECT max(sno_timestamp(id)) FROM t_sno) "
+        "FROM pg_flake_generator_state() WHERE format = 'sno'",
+        dbname="flake",
+    )
+    generate(server, 2, formats=["sno"])
+    below = server.value(
+        "SELECT count(*) FROM t_sno WHERE phase = 2 "
+        "AND id <= (SELECT max(id) FROM t_sno WHERE phase = 1)",
+        dbname="flake",
+    )
+    assert (covered, below) == (True, 0)

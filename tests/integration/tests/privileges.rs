@@ -53,6 +53,7 @@ const SUPERUSER_ONLY: [&str; 12] = [
     "pg_flake.max_clock_lag",
     "pg_flake.node",
     "pg_flake.public_id_key",
+    "pg_flake.siq_domain",
     "pg_flake.siq_node",
     "pg_flake.sno_node",
     "pg_flake.snowflake_epoch",

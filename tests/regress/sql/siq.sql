@@ -144,7 +144,10 @@ SET pg_flake.siq_node = 256;
 CREATE ROLE siq_regress_user;
 SET ROLE siq_regress_user;
 SET pg_flake.siq_node = 1;
+-- pg_flake.siq_domain is superuser-only too (0.4.0): without a node setting
+-- the hash's top byte is the node in the IDs.
 SET pg_flake.siq_domain = 'example.org';
+SELECT pg_temp.sqlstate_of($$SET pg_flake.siq_domain = 'example.org'$$) AS siq_domain_as_user;
 SELECT siq_kind(siq_generate('tag'));
 RESET ROLE;
 DROP ROLE siq_regress_user;
