@@ -44,7 +44,7 @@ const KEY: &str = "k7fBDJcQam02hsByaOWPeP2CqeDeGXvrPUkEAQBtAFc=";
 
 /// The settings only a superuser may set (docs/sql-reference.md "Settings"). A change
 /// here is a change of the security model: update the documentation with it.
-const SUPERUSER_ONLY: [&str; 12] = [
+const SUPERUSER_ONLY: [&str; 13] = [
     "pg_flake.kuid_interval",
     "pg_flake.kuid_node",
     "pg_flake.lease_max_per_role",
