@@ -16,6 +16,8 @@ import time
 import psycopg
 import pytest
 
+from test_standby import tell_preloaded
+
 LAG = "pg_flake.max_clock_lag = '300s'"
 # No checkpoint of its own during a test: crash recovery then replays every
 # mark record since the start, the old high ones included.
@@ -126,7 +128,7 @@ def test_a_standby_with_a_node_of_its_own_keeps_its_mark(servers):
     insert(primary, 1)
     standby = servers("standby").clone_of(primary, LAG, "pg_flake.node = 7")
     standby.start()
-    primary.wait_for_replay(standby)
+    tell_preloaded(primary, standby)
     mine = [standby.value("SELECT sno_generate()", dbname="flake") for _ in range(50)]
     primary.set_clock(0)
     primary.sql("SELECT pg_flake_set_mark('sno', now())", dbname="flake")

@@ -61,7 +61,7 @@ def tell_preloaded(primary, standby):
     known = standby.data / "pg_flake" / "pgsql_tmp_primary_preloaded"
     preloaded = "pg_flake" in primary.value("SHOW shared_preload_libraries")
     for _ in range(40 if preloaded else 1):
-        generate_into(primary, "sno", 1)
+        primary.sql("SELECT sno_generate()", dbname="flake")
         primary.wait_for_replay(standby)
         if known.exists():
             return
