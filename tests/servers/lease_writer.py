@@ -9,7 +9,9 @@ For ``--seconds`` it generates an ID and inserts it with
 ``INSERT INTO <table> (id, lease_id) VALUES (<id>::text::<type>, <lease_id>)``
 (snowflake: bigint; siq: kind 'user'). stdout: one JSON line per lease taken,
 ``{"lease_id": …, "node": …, "process": …}``, flushed at once (so a kill -9
-leaves every line). On LeaseExpired it writes ``expired <lease_id>`` to stderr
+leaves every line). With ``--ids FILE`` it also appends ``<id> <lease_id>`` to
+FILE for every ID it makes, written before the insert (the nemesis's checker
+reads them: tests/servers/nemesis). On LeaseExpired it writes ``expired <lease_id>`` to stderr
 and takes a new lease (never reuses the old one). Exit 0 after releasing its
 lease at the end; 3 on a unique violation (a collision: the test fails);
 1 on anything else.
@@ -67,7 +69,11 @@ def main() -> int:
     parser.add_argument("--ttl-ms", type=int, required=True)
     parser.add_argument("--table", required=True)
     parser.add_argument("--seconds", type=float, required=True)
+    parser.add_argument("--ids", help="append every ID made, with its lease, to this file")
     args = parser.parse_args()
+    # Line-buffered: each ID reaches the file before its insert, so a kill -9
+    # loses none the database may have.
+    ids = open(args.ids, "a", buffering=1) if args.ids else None
 
     deadline = time.monotonic() + args.seconds
     source = PsycopgLeases(connect(args.dsn, deadline))
@@ -86,6 +92,8 @@ def main() -> int:
         except psycopg.OperationalError:  # a renewal lost the connection: reconnect
             source.conn = connect(args.dsn, deadline)
             continue
+        if ids is not None:
+            ids.write(f"{value} {gen.lease.lease_id}\n")
         try:
             source.conn.execute(insert, (str(value), gen.lease.lease_id))
             inserted += 1
