@@ -210,7 +210,22 @@ class Cluster:
             if slot.server.running():
                 slot.up = True
                 return
+            self.mend_unreadable(slot)
         raise ServerFailed(f"{slot.label} did not start:\n{slot.server.log_tail(40)}")
+
+    def mend_unreadable(self, slot: Slot) -> None:
+        """After a crash, the redo of a mark record writes the marks file:
+        one the nemesis made unreadable (chmod 000) stops crash recovery
+        (FATAL 42501) and the server does not start. The hint's remedy, the
+        file readable again, is the operator's; it is counted, not a finding."""
+        log = slot.server.log_tail(20)
+        for (name, fmt), how in list(self.damaged.items()):
+            path = slot.server.data / "pg_flake" / f"{fmt}.marks"
+            if name == slot.name and how == "chmod000" and f"{fmt}.marks" in log:
+                if path.exists():
+                    os.chmod(path, 0o600)
+                del self.damaged[(name, fmt)]
+                self.history.note("starts that needed an unreadable marks file readable again")
 
     def stop(self, slot: Slot, mode: str = "fast", timeout: int = 20) -> str:
         """Stops the slot's server; a fast shutdown that does not end within

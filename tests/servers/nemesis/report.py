@@ -57,6 +57,11 @@ def figures_of(world, result: CheckResult, pg_major: int) -> list[str]:
         f"duplicates: {sum(result.duplicate_count.values())}"
         + (f" ({dict(result.duplicate_count)})" if result.duplicate_count else ""),
         f"other findings: {len(h.findings) - count(h, 'uncancellable') - count(h, 'duplicate')}",
+        "events: "
+        + (
+            ", ".join(f"{k} {n}" for k, n in sorted(h.notes.items()) if not k.startswith("holder"))
+            or "none"
+        ),
         f"operations off: {', '.join(sorted(set(world.all_ops) - set(world.ops))) or 'none'}",
     ]
 
