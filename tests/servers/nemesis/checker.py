@@ -18,6 +18,9 @@ makes millions), and compared at the end.
 
 from __future__ import annotations
 
+import itertools
+import os
+import subprocess
 import threading
 from collections import Counter
 from dataclasses import dataclass, field
@@ -51,15 +54,17 @@ class Store:
         root.mkdir(parents=True, exist_ok=True)
         self.lock = threading.Lock()
         self.files = {f: open(root / f"issued_{f}.tsv", "a", buffering=1 << 16) for f in FORMATS}
-        # (lineage, format) -> the highest time (Unix s) of an ID issued there
-        self.max_time: dict[tuple[str, str], float] = {}
+        # (lineage, format) -> the highest time (Unix us) of an ID issued there
+        self.max_time: dict[tuple[str, str], int] = {}
 
     def add(self, fmt: str, lineage: str, issuer: str, at: float, rows) -> None:
-        """``rows``: (id text, key, its time in Unix seconds or None)."""
+        """``rows``: (ID text, key, its time in Unix microseconds or None[,
+        when it was issued in the run, else ``at``])."""
         lines = []
         top = None
-        for id_text, key, t in rows:
-            lines.append(f"{id_text}\t{key}\t{issuer}\t{lineage}\t{at:.1f}\n")
+        for id_text, key, t, *when in rows:
+            when = when[0] if when and when[0] is not None else at
+            lines.append(f"{id_text}\t{key}\t{issuer}\t{lineage}\t{when:.1f}\n")
             if t is not None and (top is None or t > top):
                 top = t
         with self.lock:
@@ -69,7 +74,7 @@ class Store:
                 if top > self.max_time.get(k, float("-inf")):
                     self.max_time[k] = top
 
-    def highest(self, lineage: str, fmt: str) -> float | None:
+    def highest(self, lineage: str, fmt: str) -> int | None:
         with self.lock:
             return self.max_time.get((lineage, fmt))
 
@@ -93,51 +98,72 @@ def holder_lines(holders_dir: Path, fmt: str):
                 yield parts[0], f"{issuer}:{n}", f"{issuer} (lease {parts[1]})"
 
 
-class FormatCheck:
-    """The issuances of one format, compared as they are read."""
+def merged_lines(store: Store, holders_dir: Path, fmt: str):
+    """Every issuance of ``fmt`` as a line ``ns|ID, key, issuer, at, source``
+    (ns: the lineage for kuid64, else empty)."""
+    with open(store.root / f"issued_{fmt}.tsv", errors="replace") as f:
+        for line in f:
+            parts = line.rstrip("\n").split("\t")
+            if len(parts) != 5:
+                continue
+            id_text, key, issuer, lineage, at = parts
+            ns = lineage if fmt == "kuid64" else ""
+            source = "harvested" if issuer.startswith("harvest ") else "servers"
+            yield f"{ns}|{id_text}\t{key}\t{issuer}\t{at}\t{source}\n"
+    if fmt != "kuid64":
+        for id_text, key, issuer in holder_lines(holders_dir, fmt):
+            yield f"|{id_text}\t{key}\t{issuer}\t?\tholders\n"
 
-    def __init__(self, fmt: str, result: CheckResult, shown: int):
-        self.fmt = fmt
-        self.result = result
-        self.shown = shown
-        self.seen: dict[tuple[str, str], tuple[str, str, str]] = {}
-        self.sources: Counter = Counter()
-        self.counted: set[tuple[str, str]] = set()  # (ID, key) of duplicates counted
-        result.by_source[fmt] = self.sources
 
-    def issue(self, ns: str, id_text: str, key: str, issuer: str, at: str, source: str) -> None:
-        first = self.seen.get((ns, id_text))
-        if first is None:
-            self.seen[(ns, id_text)] = (key, issuer, at)
-        elif first[0] == key or (id_text, key) in self.counted:
-            # The same issuance again: a harvested copy of a recorded row.
-            return
-        else:
-            self.counted.add((id_text, key))
-            self.result.duplicate_count[self.fmt] += 1
-            if self.result.duplicate_count[self.fmt] <= self.shown:
-                self.result.duplicates.append(
-                    Duplicate(self.fmt, id_text, first, (key, issuer, at))
-                )
-        self.result.issued[self.fmt] += 1
-        self.sources[source] += 1
+def seconds(at: str) -> float:
+    """An issuance's time in the run ("?" for a holder's: last)."""
+    try:
+        return float(at)
+    except ValueError:
+        return float("inf")
 
 
 def check(store: Store, holders_dir: Path, shown_per_format: int = 20) -> CheckResult:
+    """Per format, the issuances sorted by ID on disk (a long run makes tens
+    of millions), then each ID's issuances compared: distinct keys are
+    distinct issuances, and more than one of an ID is a duplicate."""
     result = CheckResult()
     store.close()
     for fmt in FORMATS:
-        checking = FormatCheck(fmt, result, shown_per_format)
-        with open(store.root / f"issued_{fmt}.tsv", errors="replace") as f:
-            for line in f:
-                parts = line.rstrip("\n").split("\t")
-                if len(parts) != 5:
-                    continue
-                id_text, key, issuer, lineage, at = parts
-                ns = lineage if fmt == "kuid64" else ""
-                source = "harvested" if issuer.startswith("harvest ") else "servers"
-                checking.issue(ns, id_text, key, issuer, at, source)
-        if fmt != "kuid64":
-            for id_text, key, issuer in holder_lines(holders_dir, fmt):
-                checking.issue("", id_text, key, issuer, "?", "holders")
+        merged = store.root / f"all_{fmt}.tsv"
+        ordered = store.root / f"sorted_{fmt}.tsv"
+        with open(merged, "w") as out:
+            out.writelines(merged_lines(store, holders_dir, fmt))
+        subprocess.run(
+            ["sort", "-t", "\t", "-k1,1", "-S", "256M", "-o", str(ordered), str(merged)],
+            env={**os.environ, "LC_ALL": "C"},
+            check=True,
+        )
+        merged.unlink()
+        sources: Counter = Counter()
+        result.by_source[fmt] = sources
+        with open(ordered) as f:
+            for id_key, group in itertools.groupby(f, key=lambda line: line.split("\t", 1)[0]):
+                issuances: dict[str, tuple[str, str, str]] = {}
+                for line in group:
+                    _, key, issuer, at, source = line.rstrip("\n").split("\t")
+                    # A row's harvested copy counts as the issuance its writer saw.
+                    if key not in issuances or issuances[key][2] == "harvested":
+                        issuances[key] = (issuer, at, source)
+                result.issued[fmt] += len(issuances)
+                sources.update(source for _, _, source in issuances.values())
+                if len(issuances) > 1:
+                    result.duplicate_count[fmt] += len(issuances) - 1
+                    first, *again = sorted(issuances.items(), key=lambda kv: seconds(kv[1][1]))
+                    for key, (issuer, at, _) in again:
+                        if sum(d.format == fmt for d in result.duplicates) < shown_per_format:
+                            result.duplicates.append(
+                                Duplicate(
+                                    fmt,
+                                    id_key.split("|", 1)[1],
+                                    (first[0], first[1][0], first[1][1]),
+                                    (key, issuer, at),
+                                )
+                            )
+        ordered.unlink()
     return result

@@ -108,14 +108,12 @@ class Holder:
             stderr=err.open("w"),
             env={**os.environ, **env},
         )
-        self.world.history.note(f"holder starts ({self.kind})")
 
     def poll(self) -> None:
         if self.proc is None or self.proc.poll() is None:
             return
         code = self.proc.returncode
         self.exits[code] += 1
-        self.world.history.note(f"holder exits {code} ({self.kind})")
         self.proc = None
         self.next_start = time.monotonic() + 1.0
         if self.oneshot:

@@ -9,6 +9,9 @@ from collections import Counter
 from checker import CheckResult
 from registry import off_by_default
 
+# Counted elsewhere in the figures.
+QUIET = ("long waits cancelled",)
+
 
 def grouped(counter: Counter) -> str:
     """ "25006 120 (standby 100, clone1 20), ..." from keys "code where"."""
@@ -58,10 +61,7 @@ def figures_of(world, result: CheckResult, pg_major: int) -> list[str]:
         + (f" ({dict(result.duplicate_count)})" if result.duplicate_count else ""),
         f"other findings: {len(h.findings) - count(h, 'uncancellable') - count(h, 'duplicate')}",
         "events: "
-        + (
-            ", ".join(f"{k} {n}" for k, n in sorted(h.notes.items()) if not k.startswith("holder"))
-            or "none"
-        ),
+        + (", ".join(f"{k} {n}" for k, n in sorted(h.notes.items()) if k not in QUIET) or "none"),
         f"operations off: {', '.join(sorted(set(world.all_ops) - set(world.ops))) or 'none'}",
     ]
 

@@ -187,7 +187,7 @@ class World:
         for fmt, (_, _, decode) in FORMATS.items():
             rows = slot.sql(
                 f"SELECT id::text, origin || ':' || ord,"
-                f" (extract(epoch FROM {decode}(id)) * 1000000)::bigint FROM t_{fmt}",
+                f" (extract(epoch FROM {decode}(id)) * 1000000)::bigint, at FROM t_{fmt}",
                 statement_ms=120000,
                 port=port,
             )
