@@ -30,6 +30,7 @@
 #   test-upgrade        25495           25496           25496           25495 (15), the next (the later version)
 #   test-servers        25500-25519     25520-25539     25560-25579     PG_FLAKE_SERVERS_PORT + 20 (V - 15), twenty ports
 #   nemesis             25700-25705     25720-25725     25760-25765     PG_FLAKE_SERVERS_PORT = 25700 + 20 (V - 15), six ports
+#   test-releases       25610-25611                     25616-25617     25610 + 2 (V - 15), two ports
 #   bench               25440           25441           25443           PG_FLAKE_BENCH_PORT + (V - 15)
 # cargo pgrx test: pgrx 0.18.1 binds a free port itself (in the ephemeral
 # range; it has no setting for it). Data directories: .run/pg<V>
@@ -58,7 +59,7 @@ RUN_PG_PORT := $(shell echo $$(($(RUN_PORT) - $(PG) + 15)))
 RUN_DATA    ?= $(CURDIR)/.run/pg$(PG)
 PSQL_RUN     = $(call pg_bin,$(PG))/psql -X -h 127.0.0.1 -p $(RUN_PG_PORT) -U postgres
 
-.PHONY: all prereqs install run stop test lint test-core test-pgrx test-sql test-upgrade test-long test-clock test-servers test-citus test-package test-nemesis nemesis bench bench-codecs package clean
+.PHONY: all prereqs install run stop test lint test-core test-pgrx test-sql test-upgrade test-long test-clock test-servers test-citus test-releases test-package test-nemesis nemesis bench bench-codecs package clean
 # The per-version targets (install-18, …) come from pattern rules: never
 # files, and none to delete afterwards.
 .SECONDARY:
@@ -76,13 +77,13 @@ prereqs-%:
 relink_library = lib="$$($(call pg_config,$(1)) --pkglibdir)/pg_flake.so"; \
 	if [ -f "$$lib" ]; then cp -p "$$lib" "$$lib.new" && mv -f "$$lib.new" "$$lib"; fi
 
-# The install scripts of 0.1.0 and 0.2.0 as they landed go along, so that a
+# The install scripts of 0.1.0, 0.2.0 and 0.3.0 as they landed go along, so that a
 # database can be made at either and updated (the regression test upgrade).
 install: install-$(PG)
 install-%: prereqs-%
 	@$(call relink_library,$*)
 	cargo pgrx install --release --pg-config $(call pg_config,$*)
-	install -m 644 sql/pg_flake--0.1.0.sql sql/pg_flake--0.2.0.sql "$$($(call pg_config,$*) --sharedir)/extension/"
+	install -m 644 sql/pg_flake--0.1.0.sql sql/pg_flake--0.2.0.sql sql/pg_flake--0.3.0.sql "$$($(call pg_config,$*) --sharedir)/extension/"
 
 ## run: build, install, start a dedicated server with an example database, open psql.
 run: install
@@ -151,14 +152,15 @@ test-upgrade-%: install-15 install-%
 ## PG_VERSIONS (about 8 minutes per version): test-long-V (pgbench load, 32 clients x 60 s,
 ## every generator; node settings across servers with logical replication:
 ## tests/servers/load, run by scripts/test-servers.sh), test-clock-V, test-citus-V (skips
-## without an installed Citus), test-nemesis-V (a short run of the nemesis) and, for
-## PostgreSQL 15, test-package.
+## without an installed Citus), for PostgreSQL 15 and 18 test-releases-V, test-nemesis-V (a
+## short run of the nemesis) and, for PostgreSQL 15, test-package.
 test-long: $(addprefix test-long-all-,$(PG_VERSIONS))
 # One version's long suites, one after the other; `make -j3 test-long` (CI)
 # runs the versions side by side: each has its own ports and data
 # directories, apt and the tests' Python environment take turns.
 test-long-all-%:
-	$(MAKE) --no-print-directory -j1 test-long-$* test-clock-$* test-servers-$* test-citus-$* test-nemesis-$* $(if $(filter 15,$*),test-package)
+	$(MAKE) --no-print-directory -j1 test-long-$* test-clock-$* test-servers-$* test-citus-$* \
+		$(if $(filter 15 18,$*),test-releases-$*) test-nemesis-$* $(if $(filter 15,$*),test-package)
 test-long-%: install-%
 	$(call with_pg,$*) PG_FLAKE_SERVERS_PORT=$$((25460 + 5 * ($* - 15))) \
 		PG_FLAKE_SERVERS_DATA=$(PG_FLAKE_TMP)/pg_flake-long-$* scripts/test-servers.sh load
@@ -222,6 +224,23 @@ test-nemesis: test-nemesis-$(PG)
 test-nemesis-%: install-%
 	$(call with_pg,$*) $(call nemesis_env,$*) PG_FLAKE_NEMESIS_SEED='$(NEMESIS_SHORT)' \
 		PG_FLAKE_NEMESIS_MINUTES=1 scripts/test-servers.sh nemesis
+
+## test-releases: upgrades from the real previous releases (scripts/releases.txt), each
+## built from its own commit by scripts/build-release.sh (cached in
+## /var/cache/pg_flake/releases; the first build of a release takes minutes): for every
+## release, preloaded and not, after a clean stop and after a crash, the old library
+## generates, this version's library is installed, the server starts with its clock 30 s
+## behind, ALTER EXTENSION UPDATE, and every coordination-based format generates above
+## every earlier ID; a streaming standby upgraded after its primary; on 15, pg_upgrade from
+## each release to this version on 18 (tests/servers/releases). Part of `make test-long` for
+## PostgreSQL 15 and 18; the version PG, test-releases-V for version V.
+test-releases: test-releases-$(PG)
+test-releases-%: install-%
+	@for release in $$(awk '/^[0-9]/ { print $$1 }' scripts/releases.txt); do \
+		PG_CONFIG=$(call pg_config,$*) scripts/build-release.sh $$release >/dev/null || exit 1; done
+	$(call with_pg,$*) PG_FLAKE_SERVERS_PORT=$$((25610 + 2 * ($* - 15))) \
+		PG_FLAKE_SERVERS_DATA=$(PG_FLAKE_TMP)/pgf-releases-$* \
+		$(if $(filter 18,$(PG_VERSIONS)),PG_NEW_CONFIG=$(PG18_CONFIG)) scripts/test-servers.sh releases
 
 ## test-package: builds the Debian package (make package, PostgreSQL 15), installs it with
 ## apt into the machine's PostgreSQL 15 and runs CREATE EXTENSION and the regression suite

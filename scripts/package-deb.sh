@@ -45,10 +45,10 @@ install -d "$root/DEBIAN" "$root/usr/lib/postgresql/$major/lib" \
 # and any upgrade scripts (sql/pg_flake--A--B.sql).
 install -m 644 "$staged_lib"/* "$root/usr/lib/postgresql/$major/lib/"
 install -m 644 "$staged_ext"/* "$root/usr/share/postgresql/$major/extension/"
-# And the install scripts of 0.1.0 and 0.2.0 as they landed, as `make install` adds them: CREATE
-# EXTENSION pg_flake VERSION '0.1.0' (or '0.2.0') then works (docs/operations.md "Versions"; the
+# And the install scripts of 0.1.0, 0.2.0 and 0.3.0 as they landed, as `make install` adds them: CREATE
+# EXTENSION pg_flake VERSION '0.1.0' (or '0.2.0', '0.3.0') then works (docs/operations.md "Versions"; the
 # regression test upgrade needs it).
-install -m 644 sql/pg_flake--0.1.0.sql sql/pg_flake--0.2.0.sql "$root/usr/share/postgresql/$major/extension/"
+install -m 644 sql/pg_flake--0.1.0.sql sql/pg_flake--0.2.0.sql sql/pg_flake--0.3.0.sql "$root/usr/share/postgresql/$major/extension/"
 # As dh_strip does: the symbol tables are most of a Rust library's size;
 # the dynamic symbols PostgreSQL looks up stay.
 strip --strip-unneeded --remove-section=.comment --remove-section=.note \

@@ -78,6 +78,12 @@ suite() {
         "${psql[@]}" -d postgres -c "CREATE DATABASE flake_python"
         PG_FLAKE_TEST_DSN="$server dbname=flake_python" scripts/test-python.sh
         PG_FLAKE_TEST_DSN="$server dbname=flake_clients" scripts/test-clients.sh
+        # The Rust leased generators against this server: threads sharing
+        # one, a fork after it was made (docs/applications.md "The Rust library").
+        "${psql[@]}" -d postgres -c "CREATE DATABASE flake_leases"
+        "${psql[@]}" -d flake_leases -c "CREATE EXTENSION pg_flake"
+        PG_FLAKE_LEASE_DSN="$server dbname=flake_leases" \
+            cargo test -p flake-core --features lease --test leased_pg -- --test-threads=1
     fi
     scripts/pg-server.sh stop "$data"
     # A passed suite's server is not needed again, and each holds about a

@@ -26,6 +26,8 @@ mod snowflake;
 mod backend_local;
 mod c_function;
 mod clock;
+#[cfg(named_dsm)]
+mod dsm_claim;
 mod errors;
 mod ffi;
 mod format;
@@ -35,6 +37,7 @@ mod marks;
 mod native_type;
 mod node;
 mod numeric;
+mod primary;
 mod random;
 mod record;
 mod settings;

@@ -11,15 +11,21 @@
 //!   file, and a base backup copies the file, so a fresh standby knows every
 //!   node its primary announced before the backup.
 //! - A standby that generates with a node of its own adds it to the lineage
-//!   too, while there is room (a server cloned from it knows it), and
-//!   remembers it as its own in
+//!   too, always (a server cloned from it knows it: the clone also copies
+//!   the standby's `pg_flake.node`), and remembers it as its own in
 //!   `pg_flake/pgsql_tmp_own_<format>`: `pg_basebackup` leaves files named
 //!   `pgsql_tmp*` out, so a clone does not take the node for its own. A
 //!   node replayed from the WAL is no longer its own: its primary generates
-//!   with it.
+//!   with it. The lineage is bounded: its own nodes never go to make room,
+//!   and a standby with [`flake_core::lineage::OWN_MAX`] of its own refuses
+//!   another (issue 36 item 4: a bound of 3 nodes had left a fourth
+//!   standby's node out, and its clone generated the standby's IDs).
+//! - A standby generates only while it knows its primary preloads pg_flake
+//!   ([`crate::primary`]): only then do the primary's nodes reach it.
 
 use crate::marks::Marks;
 use crate::wal;
+use flake_core::lineage::{Added, Clash};
 use std::fs::OpenOptions;
 use std::io::{self, Read, Write};
 use std::os::unix::fs::OpenOptionsExt;
@@ -78,7 +84,7 @@ pub struct Lineage {
 impl Lineage {
     /// Whether a server in recovery may generate with `node`
     /// ([`flake_core::lineage::check`]).
-    pub fn check(&self, node: u32) -> Result<(), flake_core::lineage::Clash> {
+    pub fn check(&self, node: u32) -> Result<(), Clash> {
         flake_core::lineage::check(&self.nodes, &self.own, node)
     }
 }
@@ -94,28 +100,40 @@ pub fn read(format: &str) -> io::Result<Lineage> {
 }
 
 /// A server in recovery generates `format` with its own `node` (checked
-/// against [`read`]): recorded as its own first, then in the lineage.
-/// Its own node goes into the lineage only while that leaves room for two
-/// more: the lineage is bounded, and nodes of its own must not push out the
-/// nodes its primary generates with (a clone of this standby then does not
-/// know the node: docs/operations.md "Standbys and failover" says to give each server
-/// its own).
-pub fn adopt(format: &str, node: u32) -> io::Result<()> {
+/// against [`read`]): recorded as its own first, then in the lineage, where
+/// none of its own goes to make room. `Err(Clash::OwnFull)`, and nothing
+/// recorded, where it would be one of its own beyond
+/// [`flake_core::lineage::OWN_MAX`] (another backend may have recorded
+/// others since the check).
+pub fn adopt(format: &str, node: u32) -> io::Result<Result<(), Clash>> {
     let marks = Marks::lock_interruptible(format)?;
-    let mut own = own_nodes(format)?;
-    if !own.contains(&node) {
-        own.push(node);
-        write_own(format, &own)?;
+    let own = own_nodes(format)?;
+    let (mut nodes, mut now_own) = (marks.nodes()?, own.clone());
+    let added = match flake_core::lineage::adopt(&mut nodes, &mut now_own, node) {
+        Ok(added) => added,
+        Err(clash) => return Ok(Err(clash)),
+    };
+    if now_own != own {
+        write_own(format, &now_own)?;
     }
-    let nodes = marks.nodes()?;
-    if !nodes.contains(&node) && nodes.len() < OWN_ROOM {
-        marks.add_node(node)?;
+    if added.changed {
+        marks.set_nodes(nodes)?;
+        log_dropped(format, added);
     }
-    Ok(())
+    Ok(Ok(()))
 }
 
-/// Below this many lineage nodes a standby adds its own.
-const OWN_ROOM: usize = 3;
+/// A lineage node that went to make room is worth a line in the log: a
+/// server in recovery no longer refuses it (docs/operations.md "Standbys
+/// and failover").
+fn log_dropped(format: &str, added: Added) {
+    if let Some(node) = added.dropped {
+        pgrx::log!(
+            "pg_flake: the {format} lineage holds {} nodes: node {node}, the least recently seen, is no longer in it",
+            flake_core::lineage::LINEAGE_MAX
+        );
+    }
+}
 
 /// A primary announces that it generates `format` with `node`: in the marks
 /// file first (a base backup that copies the file before the WAL record is
@@ -130,7 +148,7 @@ pub fn announce(format: &str, node: u32) -> io::Result<()> {
         if marks.announced(node, run) {
             return Ok(());
         }
-        marks.add_node(node)?;
+        log_dropped(format, marks.add_node(node, &[])?);
         marks.global()?
     };
     if wal::registered() {
@@ -141,13 +159,20 @@ pub fn announce(format: &str, node: u32) -> io::Result<()> {
 }
 
 /// Redo of a record carrying `node` (under the marks lock): the WAL line
-/// generates `format` with it, so it is no longer this server's own.
+/// generates `format` with it, so it is no longer this server's own; none
+/// of its own goes to make room.
 pub fn replayed(marks: &Marks, format: &str, node: u32) -> io::Result<()> {
-    marks.add_node(node)?;
     let own = own_nodes(format)?;
-    if own.contains(&node) {
-        let rest: Vec<u32> = own.into_iter().filter(|&n| n != node).collect();
-        write_own(format, &rest)?;
+    let (mut nodes, mut now_own) = (marks.nodes()?, own.clone());
+    let added = flake_core::lineage::replayed(&mut nodes, &mut now_own, node);
+    // No longer its own first: the node is in the lineage already, or gets
+    // there next, so a crash in between leaves it refused, not its own.
+    if now_own != own {
+        write_own(format, &now_own)?;
+    }
+    if added.changed {
+        marks.set_nodes(nodes)?;
+        log_dropped(format, added);
     }
     Ok(())
 }

@@ -301,18 +301,28 @@ impl Marks {
     }
 
     /// Adds `node` to the lineage nodes as the most recent, durably; when
-    /// they are full the least recent goes (a node seen again, in every
-    /// mark record its primary writes, moves to the end, so the one it
-    /// generates with stays). Returns whether it was not there yet.
-    pub fn add_node(&self, node: u32) -> io::Result<bool> {
-        let (changed, new) = {
+    /// they are full the least recent not in `keep` goes (a node seen again,
+    /// in every mark record its primary writes, moves to the end, so the one
+    /// it generates with stays; `keep`: a standby's own nodes).
+    pub fn add_node(&self, node: u32, keep: &[u32]) -> io::Result<flake_core::lineage::Added> {
+        let added = {
             let mut header = self.header.borrow_mut();
-            flake_core::lineage::add(&mut header.nodes, node, marks_file::LINEAGE_MAX)
+            flake_core::lineage::add(&mut header.nodes, node, marks_file::LINEAGE_MAX, keep)
         };
-        if changed {
+        if added.changed {
             self.store()?;
         }
-        Ok(new)
+        Ok(added)
+    }
+
+    /// Replaces the lineage nodes, durably (a standby's, worked out by
+    /// [`flake_core::lineage`]).
+    pub fn set_nodes(&self, nodes: Vec<u32>) -> io::Result<()> {
+        if self.header.borrow().nodes == nodes {
+            return Ok(());
+        }
+        self.header.borrow_mut().nodes = nodes;
+        self.store()
     }
 
     /// Whether `node` is the most recent lineage node and reached the WAL

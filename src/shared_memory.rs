@@ -152,8 +152,11 @@ unsafe extern "C-unwind" fn release_at_shutdown(code: i32, _arg: pg_sys::Datum) 
 /// first, or one after a failed set-up) sets it up, and an ERROR leaves it
 /// not ready for the next one to try again.
 ///
-/// The segment's name carries the layout's version and size: a library
-/// with another layout never attaches a segment an older one made.
+/// First, `dsm_claim::claim`: a backend whose library's layout is not the
+/// one this server run's generators were set up in (a library installed
+/// while the server runs, loaded by new backends only) refuses (55000)
+/// rather than make a second server-wide generator of its own. The
+/// segment's name carries the layout's version and size all the same.
 #[cfg(named_dsm)]
 pub fn attach_dynamic() {
     use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
@@ -181,6 +184,7 @@ pub fn attach_dynamic() {
         };
     }
     let (_, size) = layout();
+    crate::dsm_claim::claim(DSM_LAYOUT_VERSION, HEADER + size);
     let name = std::ffi::CString::new(format!("pg_flake generators v{DSM_LAYOUT_VERSION} {size}"))
         .unwrap_or_default();
     let mut found = false;
@@ -213,9 +217,13 @@ pub fn attach_dynamic() {
 }
 
 /// The version of the DSM segment's layout (its header and how the users'
-/// states follow it), in the segment's name.
+/// states follow it), in the segment's name and in the claim
+/// (`dsm_claim`). Raise it whenever the layout or a user's state changes:
+/// a library with another layout then refuses instead of sharing the
+/// segment. 3 was 0.3.0's (whose segment `dsm_claim` knows by name); 4 is
+/// the first with the claim.
 #[cfg(named_dsm)]
-const DSM_LAYOUT_VERSION: u32 = 3;
+const DSM_LAYOUT_VERSION: u32 = 4;
 
 #[cfg(not(named_dsm))]
 pub fn attach_dynamic() {}

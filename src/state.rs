@@ -213,8 +213,14 @@ fn pg_flake_set_mark(format: &str, mark: TimestampWithTimeZone) -> TimestampWith
         ));
     }
     let unix_micros = time::unix_micros(mark, "timestamptz", "finite times");
-    let Some((old, new, start_nanos)) =
-        crate::generator::set_mark(format, unix_micros.saturating_mul(1000))
+    // A timestamptz names a whole microsecond, and an ID's time decoded to
+    // one is rounded down (a SIQ tick is 1/65536 s, so its start lies
+    // inside the microsecond its decoded time names, or the tick before
+    // overlaps it): the mark is the last unit that begins within that
+    // microsecond, so that marking "the highest stored ID's time" marks
+    // that ID's unit (docs/sql-reference.md "pg_flake_set_mark").
+    let last_nanos_of_micro = unix_micros.saturating_mul(1000).saturating_add(999);
+    let Some((old, new, start_nanos)) = crate::generator::set_mark(format, last_nanos_of_micro)
     else {
         crate::errors::raise(flake_core::Error::InvalidParameter {
             message: format!(

@@ -53,6 +53,7 @@ pub fn register(learn: Learn) {
     // SAFETY: called while the postmaster loads shared_preload_libraries;
     // PostgreSQL keeps the pointer, which lives as long as the library.
     unsafe { pg_sys::RegisterCustomRmgr(RESOURCE_MANAGER_ID, &manager.0 as *const _ as *mut _) };
+    crate::primary::watch_checkpoints();
     REGISTERED.store(true, Ordering::Relaxed);
 }
 
@@ -199,6 +200,9 @@ unsafe extern "C-unwind" fn redo(record: *mut pg_sys::XLogReaderState) {
     if let Some(learn) = LEARN.get() {
         learn(format, mark, node);
     }
+    // Written by a primary that preloads pg_flake (docs/operations.md
+    // "Standbys and failover").
+    crate::primary::record_replayed();
 }
 
 #[pgrx::pg_guard]

@@ -194,15 +194,34 @@ fn decode_copy(name: &str, copy: &[u8]) -> Result<Header, Damage> {
 /// 0.2.0's header: its global mark and run floor carry over; its run is
 /// over (the library changed, so the server restarted), and so are its
 /// slots.
+///
+/// 0.2.0 wrote only whole 8-byte fields, and read a field past the end of
+/// the file as zero: its shared mode never writes the run nor the floor, so
+/// a clean shutdown leaves 32 bytes (magic, run, global mark); a file whose
+/// header was made but whose first mark never reached it is 8. A length no
+/// write of 0.2.0 can leave is damage (docs/operations.md "Versions").
 fn decode_version1(bytes: &[u8]) -> Decoded {
-    if bytes.len() < 40 {
+    if !version1_length(bytes.len()) {
         return Decoded::Damaged(Damage::Truncated { len: bytes.len() });
     }
     Decoded::Version1(Header {
-        global_mark: u64_at(bytes, 24),
-        run_floor: u64_at(bytes, 32),
+        global_mark: u64_at_or_zero(bytes, 24),
+        run_floor: u64_at_or_zero(bytes, 32),
         ..Header::default()
     })
+}
+
+/// The lengths 0.2.0's writes leave (`bytes` holds at most the first
+/// `2 * COPY_SIZE` bytes): the magic alone (8), up to the global mark (32),
+/// up to the run floor (40), or into the per-backend slots, which begin at
+/// 64 and whose two fields (unit, pid) end at 72 + 16 s and 80 + 16 s.
+fn version1_length(len: usize) -> bool {
+    len.is_multiple_of(8) && (matches!(len, 8 | 32 | 40) || len >= 72)
+}
+
+/// The field at `at`, zero where the file ends before it (0.2.0's reading).
+fn u64_at_or_zero(bytes: &[u8], at: usize) -> u64 {
+    bytes.get(at..at + 8).map_or(0, |field| u64_at(field, 0))
 }
 
 /// One copy of `header` for the marks of `name` (at most 15 bytes).
@@ -339,22 +358,58 @@ mod tests {
         );
     }
 
+    fn version1_file(len: usize, mark: u64, floor: u64) -> Vec<u8> {
+        let mut v1 = vec![0u8; len.max(40)];
+        v1[..8].copy_from_slice(MAGIC_V1);
+        v1[24..32].copy_from_slice(&mark.to_le_bytes());
+        v1[32..40].copy_from_slice(&floor.to_le_bytes());
+        v1.truncate(len);
+        v1
+    }
+
     #[test]
     fn version_1_carries_its_marks_over() {
-        let mut v1 = vec![0u8; 64 + 32];
-        v1[..8].copy_from_slice(MAGIC_V1);
-        v1[24..32].copy_from_slice(&12345u64.to_le_bytes());
-        v1[32..40].copy_from_slice(&12000u64.to_le_bytes());
-        match decode("sno", &v1) {
+        match decode("sno", &version1_file(96, 12345, 12000)) {
             Decoded::Version1(h) => {
                 assert_eq!((h.global_mark, h.run_floor), (12345, 12000));
                 assert_eq!(h.run_pid, 0);
             }
             other => panic!("{other:?}"),
         }
-        assert_eq!(
-            decode("sno", &v1[..20]),
-            Decoded::Damaged(Damage::Truncated { len: 20 })
-        );
+    }
+
+    /// 0.2.0's shared mode at a clean shutdown: magic, run, global mark and
+    /// nothing after (issue 41: these 32 bytes were called truncated).
+    #[test]
+    fn version_1_of_shared_mode_keeps_its_mark() {
+        match decode("sno", &version1_file(32, 133_364_662_910, 0)) {
+            Decoded::Version1(h) => assert_eq!((h.global_mark, h.run_floor), (133_364_662_910, 0)),
+            other => panic!("{other:?}"),
+        }
+        match decode("sno", &version1_file(8, 0, 0)) {
+            Decoded::Version1(h) => assert_eq!(h.global_mark, 0),
+            other => panic!("{other:?}"),
+        }
+        for len in [40, 72, 80, 88, 512] {
+            assert!(
+                matches!(
+                    decode("sno", &version1_file(len, 7, 5)),
+                    Decoded::Version1(_)
+                ),
+                "{len}"
+            );
+        }
+    }
+
+    /// Lengths no write of 0.2.0 leaves are damage, never a mark.
+    #[test]
+    fn version_1_of_an_impossible_length_is_refused() {
+        for len in [9, 12, 16, 20, 24, 31, 33, 39, 48, 56, 64, 70, 73] {
+            assert_eq!(
+                decode("sno", &version1_file(len, 7, 5)),
+                Decoded::Damaged(Damage::Truncated { len }),
+                "{len}"
+            );
+        }
     }
 }

@@ -67,6 +67,20 @@ def dsn() -> str:
     return value
 
 
+@pytest.fixture
+def lease_dsn(dsn: str) -> str:
+    """``dsn``, where the server's pg_flake has leases (0.3.0 and later)."""
+    import psycopg
+
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        found = conn.execute(
+            "SELECT to_regprocedure('pg_flake_lease(text,text,interval)') IS NOT NULL"
+        ).fetchone()
+        if not found or not found[0]:
+            pytest.skip("the server's pg_flake has no pg_flake_lease (0.3.0)")
+    return dsn
+
+
 def conninfo(dsn: str) -> dict[str, Any]:
     from psycopg.conninfo import conninfo_to_dict
 

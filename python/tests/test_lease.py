@@ -521,19 +521,6 @@ COLUMNS = {
 }
 
 
-@pytest.fixture
-def lease_dsn(dsn: str) -> str:
-    import psycopg
-
-    with psycopg.connect(dsn, autocommit=True) as conn:
-        found = conn.execute(
-            "SELECT to_regprocedure('pg_flake_lease(text,text,interval)') IS NOT NULL"
-        ).fetchone()
-        if not found or not found[0]:
-            pytest.skip("the server's pg_flake has no pg_flake_lease (0.3.0)")
-    return dsn
-
-
 def decoded(conn: Any, fmt: str, lease: Lease, ids: list[Any]) -> list[tuple[int, int, datetime]]:
     extra = {"kuid96": [lease.kuid_interval], "snowflake": [lease.epoch_ms]}.get(fmt, [])
     return conn.execute(DECODE[fmt], [*extra, [str(i) for i in ids]]).fetchall()

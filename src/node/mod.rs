@@ -14,10 +14,12 @@
 //! identity, so it generates only with a `pg_flake.node` of its own, which
 //! is then its identity for every format, and only where it can show that
 //! node differs from its primary's (docs/operations.md "Standbys and failover",
-//! [`crate::lineage`]): pg_flake preloaded (so that its primary's marks and
-//! nodes reach it), a format with a node field (never kuid64), and a node
-//! other than every node its WAL line generated the format with, of which
-//! it knows at least one. A node copied with the primary's
+//! [`crate::lineage`]): pg_flake preloaded, here and, as a record of the
+//! primary's current run replayed here shows, on the primary (so that its
+//! primary's marks and nodes reach it, [`crate::primary`]), a format with
+//! a node field (never kuid64), a node other than every node its WAL line
+//! generated the format with, of which it knows at least one, and room for
+//! it among the standby's own nodes. A node copied with the primary's
 //! `postgresql.auto.conf` is therefore not "its own". A node number wider
 //! than a format's field is an error that names the setting to use, never a
 //! truncation.
@@ -131,7 +133,10 @@ impl NodeField {
 
     /// In recovery: whether `identity` (from `pg_flake.node`) can be shown
     /// to differ from every node this server's WAL line generates the
-    /// format with (docs/operations.md "Standbys and failover").
+    /// format with, now and later: the primary's nodes reach it (pg_flake
+    /// preloaded here, and known to be preloaded on the primary,
+    /// [`crate::primary`]), and recording the node as its own keeps every
+    /// other of its own (docs/operations.md "Standbys and failover").
     fn check_lineage(&self, identity: Identity) -> Result<(), Error> {
         let refusal = |reason: String, hint: String| {
             Error::refused(
@@ -152,7 +157,28 @@ impl NodeField {
         let lineage = lineage::read(self.format)
             .unwrap_or_else(|e| crate::generator::marks_failed(self.format, e));
         let node = identity.node;
-        match lineage.check(node) {
+        let clash = lineage.check(node);
+        let primary = || {
+            refusal(
+                format!(
+                    "node {node} (from pg_flake.node) is a node its primary generates {} with (seen in the WAL or in the base backup)",
+                    self.format
+                ),
+                "Give this standby a pg_flake.node no other server uses: ALTER SYSTEM SET pg_flake.node = N on the standby, then SELECT pg_reload_conf().".into(),
+            )
+        };
+        // A node known to be its primary's is refused whatever else holds;
+        // anything else needs a primary known to preload pg_flake.
+        if clash == Err(Clash::Primary) {
+            return Err(primary());
+        }
+        if !crate::primary::preloaded() {
+            return Err(refusal(
+                "no pg_flake record of its primary's current run has been replayed here, so it cannot tell that the primary preloads pg_flake (without which the primary's node changes never reach it)".into(),
+                "Preload pg_flake on the primary (shared_preload_libraries, then restart it), then generate one ID of any coordination-based format on the primary: its mark record tells this standby.".into(),
+            ));
+        }
+        match clash {
             Ok(()) => Ok(()),
             Err(Clash::Unknown) => Err(refusal(
                 format!(
@@ -164,13 +190,30 @@ impl NodeField {
                     self.format
                 ),
             )),
-            Err(Clash::Primary) => Err(refusal(
-                format!(
-                    "node {node} (from pg_flake.node) is a node its primary generates {} with (seen in the WAL or in the base backup)",
-                    self.format
-                ),
-                "Give this standby a pg_flake.node no other server uses: ALTER SYSTEM SET pg_flake.node = N on the standby, then SELECT pg_reload_conf().".into(),
-            )),
+            Err(Clash::Primary) => Err(primary()),
+            Err(Clash::OwnFull) => Err(self.own_full(node, &lineage.own)),
+        }
+    }
+
+    /// Why a standby does not generate with `node`, which would be a node
+    /// of its own beyond [`flake_core::lineage::OWN_MAX`] (`own`: those it
+    /// has): 55000, as the lineage would have to forget one of them.
+    fn own_full(&self, node: u32, own: &[u32]) -> Error {
+        let own = own
+            .iter()
+            .map(u32::to_string)
+            .collect::<Vec<_>>()
+            .join(", ");
+        Error::NotReady {
+            message: format!(
+                "cannot generate {} IDs on a server in recovery with node {node} (from pg_flake.node): it has generated {} with {} nodes of its own ({own}), the most its lineage keeps, and a server cloned from it must know every one",
+                self.format,
+                self.format,
+                flake_core::lineage::OWN_MAX
+            ),
+            hint: format!(
+                "Set pg_flake.node back to one of its own nodes ({own}): ALTER SYSTEM SET pg_flake.node = N on the standby, then SELECT pg_reload_conf(); or rebuild the standby from a new base backup of its primary."
+            ),
         }
     }
 
@@ -187,10 +230,18 @@ impl NodeField {
         let done = if in_recovery {
             lineage::adopt(self.format, node)
         } else {
-            lineage::announce(self.format, node)
+            lineage::announce(self.format, node).map(Ok)
         };
-        if let Err(e) = done {
-            crate::generator::marks_failed(self.format, e);
+        match done {
+            Ok(Ok(())) => {}
+            // Another backend recorded nodes of its own since the check.
+            Ok(Err(_)) => {
+                let own = lineage::read(self.format)
+                    .map(|l| l.own)
+                    .unwrap_or_default();
+                crate::errors::raise(self.own_full(node, &own));
+            }
+            Err(e) => crate::generator::marks_failed(self.format, e),
         }
         self.announced.store(key, Ordering::Relaxed);
     }

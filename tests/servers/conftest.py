@@ -28,7 +28,7 @@ from harness import Server, major_version
 
 BASE_PORT = int(os.environ.get("PG_FLAKE_SERVERS_PORT", "25500"))
 DATA_ROOT = Path(os.environ.get("PG_FLAKE_SERVERS_DATA", "/tmp/pgf-servers"))
-SUITES = ("clock", "load", "citus", "upgrade", "nemesis")
+SUITES = ("clock", "load", "citus", "upgrade", "releases", "nemesis")
 FIGURES: list[str] = []
 
 

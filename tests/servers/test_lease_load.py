@@ -6,7 +6,8 @@ killed with SIGKILL and replaced (kuid96 has two units only, so a killed
 holder's unit goes to a waiting process once its lease expires), one runs
 with its clock 10 s ahead and one 10 s behind (libfaketime), one is paused
 past its lease's expiry (SIGSTOP, SIGCONT) and must take a new lease rather
-than go on, and the TTL is short so that renewals and expiries happen all
+than go on, one shares its generator between threads and forked children
+(issue 36), and the TTL is short so that renewals and expiries happen all
 the time. Every insert succeeds (no duplicate key) and every application ID
 carries its lease's node and process and a time inside its lease's window.
 
@@ -115,7 +116,7 @@ class Writer:
         return self.stderr.read_text(errors="replace")
 
 
-def start_writer(kind, fmt, name, dsn, seconds, out, rust_writer, clock=None) -> Writer:
+def start_writer(kind, fmt, name, dsn, seconds, out, rust_writer, clock=None, extra=()) -> Writer:
     args = [
         "--dsn",
         dsn,
@@ -129,6 +130,7 @@ def start_writer(kind, fmt, name, dsn, seconds, out, rust_writer, clock=None) ->
         f"t_{fmt}",
         "--seconds",
         str(round(seconds)),
+        *extra,
     ]
     env = {}
     if kind == "rust":
@@ -176,8 +178,8 @@ def test_application_and_database_ids_never_collide(servers, rust_writer, tmp_pa
     defaults = threading.Thread(target=database_defaults, args=(db, stop, counts))
     defaults.start()
 
-    def start(kind, fmt, name, seconds=SECONDS, clock=None):
-        return start_writer(kind, fmt, name, dsn, seconds, tmp_path, rust_writer, clock)
+    def start(kind, fmt, name, seconds=SECONDS, clock=None, extra=()):
+        return start_writer(kind, fmt, name, dsn, seconds, tmp_path, rust_writer, clock, extra)
 
     writers = [
         start("rust", "sno", "rust-sno"),
@@ -188,6 +190,11 @@ def test_application_and_database_ids_never_collide(servers, rust_writer, tmp_pa
         start("python", "kuid96", "py-kuid96"),
         start("rust", "siq", "rust-siq"),
         start("python", "siq", "py-siq-behind", clock="-10s"),
+        # One generator shared by 2 threads, inherited by 2 forked children
+        # (each takes a lease of its own on its first ID; issue 36).
+        start(
+            "python", "snowflake", "py-snowflake-forked", extra=("--threads", "2", "--fork", "2")
+        ),
     ]
     began = time.monotonic()
 

@@ -40,12 +40,22 @@ def generate_into(server, name, n):
     )
 
 
-def standby_of(servers, primary):
-    standby = servers("standby").clone_of(primary)
+def standby_of(servers, primary, name="standby"):
+    standby = servers(name).clone_of(primary)
     standby.start()
-    primary.wait_for_replay(standby)
     assert standby.value("SELECT pg_is_in_recovery()")
+    tell_preloaded(primary, standby)
     return standby
+
+
+def tell_preloaded(primary, standby):
+    """One sno ID on ``primary``, replayed by ``standby``: a standby (or a
+    clone of one) generates only once it has replayed a record of its
+    primary's current run written after its base backup began, which shows
+    it that the primary preloads pg_flake (docs/operations.md "Standbys and
+    failover"); a primary that does not writes none."""
+    generate_into(primary, "sno", 1)
+    primary.wait_for_replay(standby)
 
 
 def refusal(server, name):
@@ -163,6 +173,7 @@ def test_a_clone_of_a_standby_does_not_take_its_node(servers):
         code, message, _ = refusal(clone, name)
         assert code == "25006" and "node 7" in message, (name, message)
     set_node(clone, 9)
+    tell_preloaded(primary, clone)
     for name in WITH_NODE:
         assert nodes_of(clone, name, take(clone, name, 10)) == {9}, name
     # The clone's node 3 (its primary's primary) is refused as well.

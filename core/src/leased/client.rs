@@ -48,6 +48,13 @@ fn ttl_micros(ttl: Duration) -> i64 {
 
 /// A leased generator of format `F` on a database connection.
 ///
+/// `Send` and `Sync`, every method `&mut self`: threads share one behind a
+/// `Mutex` (with the client it renews over, or a client per thread). It
+/// belongs to the process that took the lease: in a child made by `fork()`,
+/// `generate`, `renew` and `release` answer [`LeaseError::Forked`] without
+/// touching the connection (which is the parent's too); the child takes a
+/// lease of its own over a connection it opens.
+///
 /// ```no_run
 /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
 /// use flake_core::leased::{Leased, SnoLease, SnoOptions};
@@ -112,6 +119,7 @@ impl<F: LeasedFormat> Leased<F> {
         let sql = format!(
             "SELECT {COLUMNS} FROM pg_flake_renew($1, $2::bigint * interval '1 microsecond')"
         );
+        self.generator.check_process()?;
         let lease_id = self.generator.lease().lease_id;
         match client.query_one(&sql, &[&lease_id, &ttl_micros(self.ttl)]) {
             Ok(row) => {
@@ -140,7 +148,10 @@ impl<F: LeasedFormat> Leased<F> {
     /// The next ID, renewing first when due. A failed renewal is not an
     /// error here: IDs keep coming until the window ends, then
     /// [`LeaseError::Expired`] — never an ID outside the window.
+    /// [`LeaseError::Forked`] in a child made by `fork()`.
     pub fn generate(&mut self, client: &mut Client) -> Result<F::Id, LeaseError> {
+        // Before a renewal could use the connection in a forked child.
+        self.generator.check_process()?;
         loop {
             if self.generator.renewal_due() {
                 let _ = self.renew(client);
@@ -154,8 +165,10 @@ impl<F: LeasedFormat> Leased<F> {
 
     /// Releases the lease (`pg_flake_release`), reporting the start of the
     /// last unit used so that the unit's next holder may start soon after.
-    /// `false`: it had already expired or been released.
+    /// `false`: it had already expired or been released. In a child made by
+    /// `fork()`: [`LeaseError::Forked`], and the parent's lease is left held.
     pub fn release(self, client: &mut Client) -> Result<bool, LeaseError> {
+        self.generator.check_process()?;
         let last_used = self.generator.last_used().map(system_time);
         let lease_id = self.generator.lease().lease_id;
         client
@@ -167,3 +180,12 @@ impl<F: LeasedFormat> Leased<F> {
             .map_err(LeaseError::Database)
     }
 }
+
+// Shared between threads behind a lock, like the generator it wraps.
+const _: () = {
+    const fn send_sync<T: Send + Sync>() {}
+    send_sync::<Leased<super::SnoLease>>();
+    send_sync::<Leased<super::SnowflakeLease>>();
+    send_sync::<Leased<super::Kuid96Lease>>();
+    send_sync::<Leased<super::SiqLease>>();
+};

@@ -29,6 +29,7 @@ use crate::slot::SequenceRange;
 use std::fmt;
 use std::time::{Duration, Instant};
 
+mod fork;
 mod kuid96;
 mod siq;
 mod sno;
@@ -70,6 +71,15 @@ pub enum LeaseError {
     /// The lease's window has ended (or its last usable unit is used up)
     /// and it was not renewed: take a new lease. Never an ID outside it.
     Expired { lease_id: i64 },
+    /// The generator was made in another process, and this one is a child
+    /// made by `fork()`: the lease and its unit are the parent's, so the
+    /// child makes no ID, renewal or release with it. Take a new lease in
+    /// the child over a connection of its own.
+    Forked {
+        lease_id: i64,
+        owner_pid: u32,
+        pid: u32,
+    },
     /// The database refused or failed (taking, renewing, releasing).
     #[cfg(feature = "lease")]
     Database(postgres::Error),
@@ -84,6 +94,16 @@ impl fmt::Display for LeaseError {
                 f,
                 "lease {lease_id} has expired; take a new lease with pg_flake_lease"
             ),
+            LeaseError::Forked {
+                lease_id,
+                owner_pid,
+                pid,
+            } => write!(
+                f,
+                "lease {lease_id} belongs to process {owner_pid}, and this is process {pid}, a \
+                 child made by fork(): IDs made here would share the parent's unit and duplicate \
+                 its IDs; take a new lease in the child over a connection opened there"
+            ),
             #[cfg(feature = "lease")]
             LeaseError::Database(e) => write!(f, "lease: {e}"),
             LeaseError::Format(e) => write!(f, "lease: {e}"),
@@ -94,7 +114,7 @@ impl fmt::Display for LeaseError {
 impl std::error::Error for LeaseError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            LeaseError::Expired { .. } => None,
+            LeaseError::Expired { .. } | LeaseError::Forked { .. } => None,
             #[cfg(feature = "lease")]
             LeaseError::Database(e) => Some(e),
             LeaseError::Format(e) => Some(e),
@@ -241,8 +261,17 @@ const MAX_SLEEP_NANOS: i64 = 100_000_000;
 /// A generator that makes IDs only in units wholly inside its lease's
 /// window. Database-free: the caller renews when
 /// [`renewal_due`](Self::renewal_due) says so and reports the outcome.
+///
+/// Threads: it is `Send` and `Sync` and has no interior mutability; every
+/// method that makes an ID takes `&mut self`, so threads share one behind a
+/// lock (`Mutex<LeasedGenerator<…>>`), which makes each ID's (unit,
+/// sequence) one critical section. Processes: it belongs to the process
+/// that made it; in a child made by `fork()` it answers
+/// [`LeaseError::Forked`] (see [`check_process`](Self::check_process)).
 #[derive(Debug)]
 pub struct LeasedGenerator<F: LeasedFormat, M: Monotonic = InstantMonotonic> {
+    /// The process the lease belongs to.
+    owner: fork::Owner,
     format: F,
     lease: Lease,
     clock: LeaseClock<M>,
@@ -295,6 +324,7 @@ impl<F: LeasedFormat, M: Monotonic> LeasedGenerator<F, M> {
         let clock = LeaseClock::new(source, lease.server_time);
         let ttl_nanos = i64::try_from(ttl.as_nanos()).unwrap_or(i64::MAX);
         let mut generator = LeasedGenerator {
+            owner: fork::Owner::current(),
             format,
             lease,
             clock,
@@ -345,6 +375,16 @@ impl<F: LeasedFormat, M: Monotonic> LeasedGenerator<F, M> {
         &self.lease
     }
 
+    /// `Ok` in the process that made the generator; [`LeaseError::Forked`]
+    /// in a child made by `fork()`, where no ID may be made with it and its
+    /// lease must be neither renewed nor released (it is the parent's).
+    /// [`try_generate`](Self::try_generate) checks it itself; a client
+    /// checks it before renewing or releasing.
+    #[inline]
+    pub fn check_process(&self) -> Result<(), LeaseError> {
+        self.owner.check(self.lease.lease_id)
+    }
+
     pub fn clock(&mut self) -> &mut LeaseClock<M> {
         &mut self.clock
     }
@@ -389,8 +429,10 @@ impl<F: LeasedFormat, M: Monotonic> LeasedGenerator<F, M> {
     }
 
     /// One attempt without waiting. `Expired` once the clock has left the
-    /// usable part of the window (or its last unit is used up).
+    /// usable part of the window (or its last unit is used up); `Forked` in
+    /// a child made by `fork()`.
     pub fn try_generate(&mut self) -> Result<Attempt<F::Id>, LeaseError> {
+        self.check_process()?;
         let now = self.clock.db_nanos();
         // Before the window: wait rather than run ahead in logical time.
         if (now as i128) < self.first_start {
@@ -462,6 +504,16 @@ impl<F: LeasedFormat, M: Monotonic> LeasedGenerator<F, M> {
         self.format.decoded_micros(self.first)
     }
 }
+
+// Shared between threads only behind a lock (see LeasedGenerator): the
+// generators are Send and Sync, and nothing in them is mutable through `&`.
+const _: () = {
+    const fn send_sync<T: Send + Sync>() {}
+    send_sync::<LeasedGenerator<SnoLease>>();
+    send_sync::<LeasedGenerator<SnowflakeLease>>();
+    send_sync::<LeasedGenerator<Kuid96Lease>>();
+    send_sync::<LeasedGenerator<SiqLease>>();
+};
 
 #[cfg(test)]
 mod tests;

@@ -365,3 +365,22 @@ fn window_edges_inside_units() {
     edges::<Kuid96Lease>("kuid96", &(), |id| id.timestamp(8).unwrap(), 1024);
     edges::<SiqLease>("siq", &SiqOptions::default(), |id| id.unix_micros(), 16);
 }
+
+#[cfg(unix)]
+#[test]
+fn a_generator_copied_into_a_forked_child_refuses_there() {
+    let mut g = new::<SnoLease>(lease("sno", 255, 7, 30), &SnoOptions::default());
+    let parent: Sno = g.generate().unwrap();
+    let refused = super::fork::tests::in_a_child(|| {
+        let forked = matches!(
+            g.try_generate(),
+            Err(LeaseError::Forked { lease_id: 17, .. })
+        ) && matches!(g.generate(), Err(LeaseError::Forked { .. }))
+            && g.check_process().is_err();
+        forked as u8
+    });
+    assert_eq!(refused, 1, "the child made an ID under its parent's lease");
+    // The parent goes on in its unit.
+    assert!(g.check_process().is_ok());
+    assert!(g.generate().unwrap() > parent);
+}

@@ -1,8 +1,9 @@
--- A database made at 0.1.0 or at 0.2.0 keeps working with this library,
+-- A database made at 0.1.0, 0.2.0 or 0.3.0 keeps working with this library,
 -- and ALTER EXTENSION pg_flake UPDATE gives it exactly the catalog of a
--- fresh install of this version (docs/operations.md "Versions"): from 0.1.0 through
--- 0.2.0, and from 0.2.0. The fresh one is this database's (the catalog
--- test created it); the updated ones are made here.
+-- fresh install of this version (docs/operations.md "Versions"): from 0.1.0
+-- through 0.2.0 and 0.3.0, from 0.2.0 through 0.3.0, and from 0.3.0. The
+-- fresh one is this database's (the catalog test created it); the updated
+-- ones are made here.
 SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS pg_flake;
 RESET client_min_messages;
@@ -63,6 +64,39 @@ SELECT count(*) > 0 AS generated
 FROM (SELECT sno_generate(), siq_generate('user'), snowflake_generate(), kuid64_generate(),
              kuid96_generate(), flaxid_generate(), distributed_id_generate()) g;
 SELECT count(*) > 0 AS state FROM pg_flake_generator_state() WHERE format = 'sno';
+SELECT count(*) AS formats FROM pg_flake_node();
+ALTER EXTENSION pg_flake UPDATE;
+SELECT extversion FROM pg_extension WHERE extname = 'pg_flake';
+\set ECHO none
+\i :include
+\set ECHO all
+SELECT md5(string_agg(section || ': ' || line, E'\n' ORDER BY section, line)) = md5(:'fresh')
+    AS same_catalog
+FROM pg_flake_catalog;
+-- Where they differ (nothing, when the line above is true):
+SELECT 'only fresh' AS side, line FROM (
+    SELECT regexp_split_to_table(:'fresh', E'\n') AS line
+    EXCEPT
+    SELECT regexp_split_to_table(section || ': ' || line, E'\n') FROM pg_flake_catalog) f
+UNION ALL
+SELECT 'only updated', line FROM (
+    SELECT regexp_split_to_table(section || ': ' || line, E'\n') AS line FROM pg_flake_catalog
+    EXCEPT
+    SELECT regexp_split_to_table(:'fresh', E'\n')) u
+ORDER BY 1, 2;
+\c :fresh_database
+DROP DATABASE regress_flake_upgraded;
+-- From 0.3.0: its catalog on this library answers as in 0.3.0 (leases
+-- included), and the update gives the fresh catalog.
+CREATE DATABASE regress_flake_upgraded;
+\c regress_flake_upgraded
+SET client_min_messages = warning;
+CREATE EXTENSION pg_flake VERSION '0.3.0';
+RESET client_min_messages;
+SELECT count(*) > 0 AS generated
+FROM (SELECT sno_generate(), siq_generate('user'), snowflake_generate(), kuid64_generate(),
+             kuid96_generate(), flaxid_generate(), distributed_id_generate()) g;
+SELECT count(*) AS leases FROM pg_flake_leases;
 SELECT count(*) AS formats FROM pg_flake_node();
 ALTER EXTENSION pg_flake UPDATE;
 SELECT extversion FROM pg_extension WHERE extname = 'pg_flake';

@@ -16,7 +16,7 @@ PG_NEW_CONFIG, e.g. 16) keeps pg_flake's data and indexes
     starts PostgreSQL 18 with pg_flake preloaded and its clock 30 s behind
     the last IDs made on 15 (libfaketime), as after a move to a machine
     whose clock lags: only the marks keep its IDs above the old ones.
- 3. On 18: pg_flake is there at 0.3.0; every digest is the same; every
+ 3. On 18: pg_flake is there at this version (Cargo.toml's); every digest is the same; every
     btree passes amcheck's bt_index_check (heapallindexed) and every table
     verify_heapam; lookups through the hash and BRIN indexes find what
     sequential scans find.
@@ -25,7 +25,7 @@ PG_NEW_CONFIG, e.g. 16) keeps pg_flake's data and indexes
     (the block under "After `pg_upgrade` to PostgreSQL 18", read from
     docs/operations.md), after which every native type's *_ops family has
     it, a skip scan finds what a sequential scan finds, and the extension's
-    catalog is that of a fresh 0.3.0 on 18.
+    catalog is that of a fresh install of this version on 18.
  5. Generation continues above the old highest ID for every
     coordination-based format, ahead of the server's clock (clock_lead:
     in logical time above the marks that came along), every format
@@ -56,6 +56,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import re
 import shutil
 import subprocess
 import time
@@ -78,6 +79,8 @@ ROWS = int(os.environ.get("PG_FLAKE_UPGRADE_ROWS", "5000"))
 NEW_ROWS = 1000
 CLOCK_BEHIND = 30
 DB = "flake_upgrade"
+# This version of pg_flake: Cargo.toml's.
+VERSION = re.search(r'^version = "([^"]+)"', (REPO / "Cargo.toml").read_text(), re.M).group(1)
 
 # One table per format: name: (SQL type, generator, time decoder ({} is the
 # column; IMMUTABLE, for the generated column and the expression index),
@@ -445,15 +448,17 @@ def catalog(server, dbname: str) -> list[str]:
 
 
 def check_catalog(new, new_major: int, figures) -> None:
-    """The catalog is now that of a fresh 0.3.0 on the later version."""
+    """The catalog is now that of a fresh install of this version on the later version."""
     new.create_database("flake_fresh")
     fresh, upgraded = catalog(new, "flake_fresh"), catalog(new, DB)
     assert upgraded == fresh, (
-        f"the upgraded database's pg_flake catalog differs from a fresh 0.3.0's on {new_major}:\n"
+        f"the upgraded database's pg_flake catalog differs from a fresh {VERSION}'s"
+        f" on {new_major}:\n"
         + "\n".join(difflib.unified_diff(fresh, upgraded, "fresh", "upgraded", lineterm=""))
     )
     figures(
-        f"PostgreSQL {new_major}: the upgraded database's catalog is identical to a fresh 0.3.0's"
+        f"PostgreSQL {new_major}: the upgraded database's catalog is identical"
+        f" to a fresh {VERSION}'s"
     )
 
 
@@ -536,7 +541,7 @@ def test_pg_upgrade_from_15(servers, pg_major, new_bin, figures):
     new.set_clock(-(time.time() - stopped15 + CLOCK_BEHIND))
     new.start()
     version = new.value("SELECT extversion FROM pg_extension WHERE extname = 'pg_flake'", dbname=DB)
-    assert version == "0.3.0", f"pg_flake is at '{version}' after the upgrade, not 0.3.0"
+    assert version == VERSION, f"pg_flake is at '{version}' after the upgrade, not {VERSION}"
     with session(new) as conn:
         sums_new = digests(conn)
         assert sums_new == sums15, (
