@@ -5,10 +5,10 @@ says): with it a clone generates, without it it must refuse (25006) — its
 copied node is its source's, or its source's primary's (a writer's
 ``check_refusal`` reports an ID from it). And dropping a clone.
 
-``clone_standby`` is off by default until issue 36 item 4 is fixed: seed 6
-with only node changes, clones of the standby, clone drops, clock steps and
-backend kills (2.5 minutes) found a clone of a standby that generated with
-the standby's own node 11, its line having had nodes 1, 5, 6 and 8."""
+Before issue 36 item 4 was fixed, seed 6 with only node changes, clones of
+the standby, clone drops, clock steps and backend kills (2.5 minutes) found
+a clone of a standby that generated with the standby's own node 11, its line
+having had nodes 1, 5, 6 and 8; the same seed replays it (refused since)."""
 
 from __future__ import annotations
 
@@ -62,11 +62,6 @@ class CloneStandby(Clone):
 
     name = "clone_standby"
     source = "standby"
-    default = False
-    broken = (
-        "issue 36 item 4: once the line has had 3 nodes, a clone of a standby generating"
-        " with its own node generates with it too"
-    )
 
 
 @register

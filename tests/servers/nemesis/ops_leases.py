@@ -4,10 +4,10 @@ kill -9 of a holder, SIGSTOP past its lease's expiry then SIGCONT, another
 granted role renewing a holder's lease or holding the grant lock for a
 while.
 
-Off by default until issue 36's fixes land: ``wrong_role_release`` (another
-grantee ends a holder's lease, then takes its unit: item 2), and the Python
-holder with threads or after fork (item 1; they run once
-tests/servers/lease_writer.py has ``--threads`` and ``--fork``).
+A Python holder whose generator is shared by 4 threads, or inherited by 4
+forked children (issue 36 item 1). Off by default until issue 36 item 2 is
+fixed: ``wrong_role_release`` (another grantee ends a holder's lease, then
+takes its unit).
 """
 
 from __future__ import annotations
@@ -185,11 +185,11 @@ class WrongRoleRelease(Op):
 
 
 class HolderVariant(Op):
-    """A Python holder with ``option`` (issue 36 item 1), run once for 15 s."""
+    """A Python holder with ``option`` (issue 36 item 1: threads sharing its
+    generator, or children forked with it), run once for 15 s."""
 
     option = ""
     base_weight = 0.5
-    default = False
 
     def plan(self, world, rng):
         return {"format": pick(rng, ["sno", "siq", "snowflake", "kuid96"])}
@@ -207,11 +207,9 @@ class HolderVariant(Op):
 class HolderThreads(HolderVariant):
     name = "holder_threads"
     option = "--threads"
-    broken = "issue 36 item 1: a Python generator shared by threads (needs --threads)"
 
 
 @register
 class HolderFork(HolderVariant):
     name = "holder_fork"
     option = "--fork"
-    broken = "issue 36 item 1: a Python generator inherited across fork (needs --fork)"

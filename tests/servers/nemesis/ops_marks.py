@@ -112,13 +112,6 @@ class DamageMarks(Op):
 class SetMarkOp(Op):
     live = False
     formats = tuple(FORMATS)
-    # siq_timestamp gives a tick's start rounded down to the microsecond,
-    # and pg_flake_set_mark takes the tick holding that microsecond: the one
-    # before (found by the nemesis, seed 8: docs/guarantees.md "The
-    # nemesis"). Until that is fixed, the mark is set 1 us later for siq,
-    # inside the highest ID's tick; set_mark_siq_exact takes the documented
-    # step as it is.
-    siq_exact = False
 
     def plan(self, world, rng):
         cluster = world.cluster
@@ -146,12 +139,12 @@ class SetMarkOp(Op):
         decode = FORMATS[fmt][2]
         # The highest ID of the format stored, in its table or handed out
         # anywhere on this server's line (a standby's own IDs included).
-        later = "+ interval '1 microsecond'" if fmt == "siq" and not self.siq_exact else ""
+        # (Before pg_flake_set_mark took the microsecond's last unit, the
+        # nemesis found this step one siq tick short: seeds 8 and 11.)
         query = (
             "SELECT pg_flake_set_mark(%s, coalesce(greatest("
             f"(SELECT max({decode}(id)) FROM t_{fmt}),"
-            " timestamptz 'epoch' + %s::bigint * interval '1 microsecond')"
-            f" {later}, now()))::text"
+            " timestamptz 'epoch' + %s::bigint * interval '1 microsecond'), now()))::text"
         )
         if not self.live and not slot.gate.close(30):
             slot.gate.open()
@@ -170,19 +163,6 @@ class SetMarkOp(Op):
 class SetMark(SetMarkOp):
     name = "set_mark"
     base_weight = 0.7
-
-
-@register
-class SetMarkSiqExact(SetMarkOp):
-    name = "set_mark_siq_exact"
-    base_weight = 0.7
-    formats = ("siq",)
-    siq_exact = True
-    default = False
-    broken = (
-        "found by the nemesis: pg_flake_set_mark('siq', max(siq_timestamp(id))) sets"
-        " the mark one tick below the highest ID's"
-    )
 
 
 @register
