@@ -29,13 +29,15 @@
 #   test-package        25480                                           (PostgreSQL 15 only)
 #   test-upgrade        25495           25496           25496           25495 (15), the next (the later version)
 #   test-servers        25500-25519     25520-25539     25560-25579     PG_FLAKE_SERVERS_PORT + 20 (V - 15), twenty ports
+#   nemesis             25700-25705     25720-25725     25760-25765     PG_FLAKE_SERVERS_PORT = 25700 + 20 (V - 15), six ports
 #   test-releases       25610-25611                     25616-25617     25610 + 2 (V - 15), two ports
 #   bench               25440           25441           25443           PG_FLAKE_BENCH_PORT + (V - 15)
 # cargo pgrx test: pgrx 0.18.1 binds a free port itself (in the ephemeral
 # range; it has no setting for it). Data directories: .run/pg<V>
 # (make run); $(PG_FLAKE_TMP)/pg_flake-test-<V>[-backend],
 # pg_flake-long-<V>/<test>/<server>, pg_flake-pgrx-test-data/<V>-<pid> and
-# pgf-upgrade-<V>/*/pg15, pg<V> (tests), pg_flake-bench-<V> (bench).
+# pgf-upgrade-<V>/*/pg15, pg<V> (tests), pgf-nemesis-<V>/<test>/<server>
+# (nemesis), pg_flake-bench-<V> (bench).
 
 PG_VERSIONS  ?= 15 16 18
 PG           ?= 15
@@ -57,7 +59,7 @@ RUN_PG_PORT := $(shell echo $$(($(RUN_PORT) - $(PG) + 15)))
 RUN_DATA    ?= $(CURDIR)/.run/pg$(PG)
 PSQL_RUN     = $(call pg_bin,$(PG))/psql -X -h 127.0.0.1 -p $(RUN_PG_PORT) -U postgres
 
-.PHONY: all prereqs install run stop test lint test-core test-pgrx test-sql test-upgrade test-long test-clock test-servers test-citus test-releases test-package bench bench-codecs package clean
+.PHONY: all prereqs install run stop test lint test-core test-pgrx test-sql test-upgrade test-long test-clock test-servers test-citus test-releases test-package test-nemesis nemesis bench bench-codecs package clean
 # The per-version targets (install-18, …) come from pattern rules: never
 # files, and none to delete afterwards.
 .SECONDARY:
@@ -150,15 +152,15 @@ test-upgrade-%: install-15 install-%
 ## PG_VERSIONS (about 8 minutes per version): test-long-V (pgbench load, 32 clients x 60 s,
 ## every generator; node settings across servers with logical replication:
 ## tests/servers/load, run by scripts/test-servers.sh), test-clock-V, test-citus-V (skips
-## without an installed Citus), for PostgreSQL 15 and 18 test-releases-V, and, for
-## PostgreSQL 15, test-package.
+## without an installed Citus), for PostgreSQL 15 and 18 test-releases-V, test-nemesis-V (a
+## short run of the nemesis) and, for PostgreSQL 15, test-package.
 test-long: $(addprefix test-long-all-,$(PG_VERSIONS))
 # One version's long suites, one after the other; `make -j3 test-long` (CI)
 # runs the versions side by side: each has its own ports and data
 # directories, apt and the tests' Python environment take turns.
 test-long-all-%:
 	$(MAKE) --no-print-directory -j1 test-long-$* test-clock-$* test-servers-$* test-citus-$* \
-		$(if $(filter 15 18,$*),test-releases-$*) $(if $(filter 15,$*),test-package)
+		$(if $(filter 15 18,$*),test-releases-$*) test-nemesis-$* $(if $(filter 15,$*),test-package)
 test-long-%: install-%
 	$(call with_pg,$*) PG_FLAKE_SERVERS_PORT=$$((25460 + 5 * ($* - 15))) \
 		PG_FLAKE_SERVERS_DATA=$(PG_FLAKE_TMP)/pg_flake-long-$* scripts/test-servers.sh load
@@ -196,6 +198,32 @@ test-servers-%: install-%
 test-citus: test-citus-$(PG)
 test-citus-%: install-%
 	$(call with_pg,$*) PG_FLAKE_SERVERS_PORT=$$((25590 + 3 * ($* - 15))) PG_FLAKE_SERVERS_DATA=$(PG_FLAKE_TMP)/pgf-citus-$* scripts/test-servers.sh citus
+
+## nemesis: the nemesis (tests/servers/nemesis, docs/guarantees.md "The nemesis"): for
+## MINUTES (default 3) per seed, operations and faults drawn at random from SEED (default 1;
+## several: SEED=1,2,3) on a preloaded primary, its streaming standby, a server without
+## preloading and base-backup clones, while SQL writers and Rust and Python lease holders
+## generate; then every ID issued anywhere is checked (none twice, every long wait ended by
+## cancel). A finding prints its seed and operation history, and the same SEED and MINUTES
+## replay the same operations. NEMESIS_OPS changes which run (+name, -name, all, none; the
+## ones off by default wait for fixes, docs/guarantees.md). Version PG on
+## 127.0.0.1:25700-25705 (15; see the ports above), data in $(PG_FLAKE_TMP)/pgf-nemesis-V;
+## nemesis-V against version V. test-nemesis-V: the short run of make test-long (seeds 1
+## and 2, a minute each).
+SEED ?= 1
+MINUTES ?= 3
+NEMESIS_OPS ?=
+NEMESIS_SHORT = 1,2
+nemesis_env = PG_FLAKE_SERVERS_PORT=$$((25700 + 20 * ($(1) - 15))) \
+	PG_FLAKE_SERVERS_DATA=$(PG_FLAKE_TMP)/pgf-nemesis-$(1) PG_FLAKE_NEMESIS_OPS='$(NEMESIS_OPS)'
+nemesis: nemesis-$(PG)
+nemesis-%: install-%
+	$(call with_pg,$*) $(call nemesis_env,$*) PG_FLAKE_NEMESIS_SEED='$(SEED)' \
+		PG_FLAKE_NEMESIS_MINUTES='$(MINUTES)' scripts/test-servers.sh nemesis
+test-nemesis: test-nemesis-$(PG)
+test-nemesis-%: install-%
+	$(call with_pg,$*) $(call nemesis_env,$*) PG_FLAKE_NEMESIS_SEED='$(NEMESIS_SHORT)' \
+		PG_FLAKE_NEMESIS_MINUTES=1 scripts/test-servers.sh nemesis
 
 ## test-releases: upgrades from the real previous releases (scripts/releases.txt), each
 ## built from its own commit by scripts/build-release.sh (cached in

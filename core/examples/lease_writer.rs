@@ -8,7 +8,9 @@
 //! $2)`. One JSON line per lease taken on stdout; `expired <lease_id>` on
 //! stderr when a lease ends (a new one is taken, the old one never used
 //! again). Exit 3 on a unique violation, 1 on any other error, 0 at the end
-//! (after releasing the lease).
+//! (after releasing the lease). With `--ids FILE` it also appends `<id>
+//! <lease_id>` to FILE for every ID it makes, written before the insert (the
+//! nemesis's checker reads them: tests/servers/nemesis).
 
 use flake_core::leased::{
     Kuid96Lease, LeaseError, Leased, LeasedFormat, SiqLease, SiqOptions, SnoLease, SnoOptions,
@@ -28,11 +30,24 @@ struct Args {
     ttl: Duration,
     table: String,
     seconds: u64,
+    ids: Option<std::fs::File>,
 }
 
 fn fail(message: impl std::fmt::Display) -> ! {
     eprintln!("lease_writer: {message}");
     exit(1)
+}
+
+/// An error with its causes (a database error's SQLSTATE and message are
+/// in its source, not in its Display).
+fn fail_with(error: &dyn std::error::Error) -> ! {
+    let mut message = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        message.push_str(&format!(": {cause}"));
+        source = cause.source();
+    }
+    fail(message)
 }
 
 fn args() -> Args {
@@ -44,6 +59,14 @@ fn args() -> Args {
             .unwrap_or_else(|| fail(format!("{key} needs a value")));
         map.insert(key.trim_start_matches("--").to_owned(), value);
     }
+    // Opened for appending; each line is one write, so a kill -9 loses none.
+    let ids = map.remove("ids").map(|path| {
+        std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&path)
+            .unwrap_or_else(|e| fail(format!("--ids {path}: {e}")))
+    });
     let mut get = |k: &str| {
         map.remove(k)
             .unwrap_or_else(|| fail(format!("--{k} is required")))
@@ -59,6 +82,7 @@ fn args() -> Args {
         ttl: Duration::from_millis(number("ttl-ms", get("ttl-ms"))),
         table: get("table"),
         seconds: number("seconds", get("seconds")),
+        ids,
     }
 }
 
@@ -87,18 +111,18 @@ fn take<F: LeasedFormat>(
                 std::thread::sleep(Duration::from_millis(100));
             }
             Err(_) if Instant::now() >= end => return None,
-            Err(e) => fail(e),
+            Err(e) => fail_with(&e),
         }
     }
 }
 
 fn run<F: LeasedFormat>(client: &mut Client, options: F::Options, a: &Args)
 where
-    F::Id: ToSql + Sync,
+    F::Id: ToSql + Sync + std::fmt::Display,
 {
     let end = Instant::now() + Duration::from_secs(a.seconds);
     let insert = format!("INSERT INTO {} (id, lease_id) VALUES ($1, $2)", a.table);
-    let insert = client.prepare(&insert).unwrap_or_else(|e| fail(e));
+    let insert = client.prepare(&insert).unwrap_or_else(|e| fail_with(&e));
     let mut leased = take::<F>(client, &options, a, end);
     while let Some(current) = leased.as_mut() {
         if Instant::now() >= end {
@@ -111,25 +135,30 @@ where
                 leased = take::<F>(client, &options, a, end);
                 continue;
             }
-            Err(e) => fail(e),
+            Err(e) => fail_with(&e),
         };
         let lease_id = current.lease().lease_id;
+        if let Some(mut file) = a.ids.as_ref() {
+            if let Err(e) = file.write_all(format!("{id} {lease_id}\n").as_bytes()) {
+                fail(format!("--ids: {e}"));
+            }
+        }
         if let Err(e) = client.execute(&insert, &[&id, &lease_id]) {
             if e.code() == Some(&SqlState::UNIQUE_VIOLATION) {
                 eprintln!("lease_writer: duplicate {id:?} of lease {lease_id}: {e}");
                 exit(3);
             }
-            fail(e);
+            fail_with(&e);
         }
     }
     if let Some(current) = leased {
-        current.release(client).unwrap_or_else(|e| fail(e));
+        current.release(client).unwrap_or_else(|e| fail_with(&e));
     }
 }
 
 fn main() {
     let a = args();
-    let mut client = Client::connect(&a.dsn, NoTls).unwrap_or_else(|e| fail(e));
+    let mut client = Client::connect(&a.dsn, NoTls).unwrap_or_else(|e| fail_with(&e));
     match a.format.as_str() {
         "sno" => run::<SnoLease>(&mut client, SnoOptions::default(), &a),
         "snowflake" => run::<SnowflakeLease>(&mut client, (), &a),

@@ -20,6 +20,11 @@ threads). ``--fork N`` (default 0): the generator is taken, then N children
 are forked, each inheriting it: a child takes a lease of its own on its first
 ID (it prints that lease's line) and runs N threads too; the parent waits for
 its children and exits with the worst of their codes and its own.
+
+``--ids FILE``: every ID made, with its lease, appended to FILE as a line
+``<id> <lease_id>``, written before the insert, one write per line (threads
+and forked children share the file): the nemesis's checker reads them
+(tests/servers/nemesis).
 """
 
 from __future__ import annotations
@@ -66,6 +71,11 @@ class Holder:
         self.source = PsycopgLeases(connect=lambda: connect(args.dsn, deadline))
         self.lock = threading.Lock()
         self.printed: int | None = None
+        # One write per line with O_APPEND: threads and children never mix
+        # their lines, and a kill -9 loses none the database may have.
+        self.ids = (
+            os.open(args.ids, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644) if args.ids else None
+        )
         self.gen = self.take()
 
     def take(self) -> LeasedGenerator | None:
@@ -135,6 +145,8 @@ def write(holder: Holder, codes: list[int], n: int) -> None:
         if lease_id != holder.printed:
             with holder.lock:
                 holder.note(gen)
+        if holder.ids is not None:
+            os.write(holder.ids, f"{value} {lease_id}\n".encode())
         try:
             conn.execute(insert, (str(value), lease_id))
             inserted += 1
@@ -177,6 +189,7 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, required=True)
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--fork", type=int, default=0)
+    parser.add_argument("--ids", help="append every ID made, with its lease, to this file")
     args = parser.parse_args()
 
     deadline = time.monotonic() + args.seconds

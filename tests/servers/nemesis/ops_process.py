@@ -1,0 +1,89 @@
+"""Operations on server processes: kill -9 of a backend (or of any child of
+the postmaster), of the postmaster alone or of the whole server, and fast
+and immediate restarts (a fast shutdown that hangs under a stepped fake
+clock becomes an immediate one: Cluster.stop)."""
+
+from __future__ import annotations
+
+import os
+import signal
+
+from cluster import backend_pids
+from registry import Op, pick, register
+
+
+def running(world, roles=("primary", "standby", "second", "clone")):
+    return [s for s in world.cluster.running_slots() if s.role in roles]
+
+
+@register
+class KillBackend(Op):
+    """SIGKILL to one backend (pg_terminate_backend is not kill -9): the
+    postmaster ends every session and runs crash recovery."""
+
+    name = "kill_backend"
+    base_weight = 3
+
+    def plan(self, world, rng):
+        slot = pick(rng, running(world))
+        if slot is None:
+            return None
+        return {"server": slot.name, "pick": round(rng.random(), 3), "any": rng.random() < 0.2}
+
+    def run(self, world, plan):
+        slot = world.slot(plan["server"])
+        pids = backend_pids(slot, any_kind=plan["any"])
+        if not pids:
+            return "skipped: no backend"
+        pid, kind = pids[int(plan["pick"] * len(pids))]
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            return f"skipped: {pid} gone"
+        world.cluster.wait_up(slot)
+        return f"killed {kind} {pid} of {slot.label}"
+
+
+@register
+class KillPostmaster(Op):
+    """SIGKILL to the postmaster alone (its children notice and exit) or to
+    the postmaster and every child at once; then a start: crash recovery."""
+
+    name = "kill_postmaster"
+    base_weight = 1.5
+
+    def plan(self, world, rng):
+        slot = pick(rng, running(world))
+        if slot is None:
+            return None
+        return {"server": slot.name, "how": pick(rng, ["postmaster", "everything"])}
+
+    def run(self, world, plan):
+        slot = world.slot(plan["server"])
+        if not slot.server.running():
+            return "skipped: not running"
+        if plan["how"] == "postmaster":
+            done = world.cluster.kill_postmaster(slot)
+        else:
+            slot.server.kill9()
+            done = "all killed"
+        world.cluster.start(slot)
+        return f"{slot.label}: {done}; started"
+
+
+@register
+class Restart(Op):
+    name = "restart"
+    base_weight = 2
+
+    def plan(self, world, rng):
+        slot = pick(rng, running(world))
+        if slot is None:
+            return None
+        return {"server": slot.name, "mode": pick(rng, ["fast", "immediate"])}
+
+    def run(self, world, plan):
+        slot = world.slot(plan["server"])
+        how = world.cluster.stop(slot, plan["mode"])
+        world.cluster.start(slot)
+        return f"{slot.label}: stopped ({how}), started"
