@@ -250,8 +250,8 @@ def old_server_with_tables(old, figures) -> tuple[list, int]:
             "SELECT count(*) FROM pg_class WHERE relkind = 'i' AND relname LIKE 'up\\_%'"
         ).fetchone()[0]
     figures(
-        f"PostgreSQL {OLD_MAJOR}: {len(TABLE_KEYS)} tables, {rows} rows ({nulls} NULLs), {indexes} indexes"
-        f" ({btrees} btree pass bt_index_check); setup {since(started)} s"
+        f"PostgreSQL {OLD_MAJOR}: {len(TABLE_KEYS)} tables, {rows} rows ({nulls} NULLs),"
+        f" {indexes} indexes ({btrees} btree pass bt_index_check); setup {since(started)} s"
     )
     return sums, rows
 
@@ -296,7 +296,9 @@ def highest_ids(old) -> dict[str, str]:
                 WHERE id > (SELECT greatest(max(id), max(other)) FROM up_{name})""",
             dbname=DB,
         )
-        assert highest[name], f"{name}: a new ID on PostgreSQL {OLD_MAJOR} is not above those in its table"
+        assert highest[name], (
+            f"{name}: a new ID on PostgreSQL {OLD_MAJOR} is not above those in its table"
+        )
     return highest
 
 
@@ -503,8 +505,8 @@ def check_generation_above(conn, highest: dict[str, str], new_major: int, figure
     figures(
         f"PostgreSQL {new_major}: {NEW_ROWS} new rows per table generated; every"
         f" coordination-based format ({' '.join(COORDINATED)}) continues above its highest ID"
-        f" from {OLD_MAJOR}, with the clock {CLOCK_BEHIND} s behind the old IDs: {lead} s ahead of it,"
-        " in logical time above the copied marks"
+        f" from {OLD_MAJOR}, with the clock {CLOCK_BEHIND} s behind the old IDs: {lead} s ahead"
+        " of it, in logical time above the copied marks"
     )
 
 
