@@ -81,8 +81,13 @@ mount_all() {
     local common
     common=$(git -C "$checkout" rev-parse --path-format=absolute --git-common-dir 2>/dev/null || true)
     case $common in "" | "$checkout"/*) ;; *) bind "$common" ;; esac
+    # More directories the servers use (PG_FLAKE_TMP outside /tmp), made
+    # first so that they are there to mount.
     local dir
-    for dir in "$@"; do bind "$(realpath -m "$dir")"; done
+    for dir in "$@"; do
+        mkdir -p "$dir"
+        bind "$(realpath "$dir")"
+    done
 }
 
 mirror() {

@@ -106,7 +106,7 @@ fi
 # init` there (a minute and a half on a fresh machine).
 for version in "${versions[@]}"; do
     if [ "$version" = 17 ] && chroot_17; then
-        "$here/pg17-chroot.sh" setup
+        "$here/pg17-chroot.sh" setup "${PG_FLAKE_TMP:-/tmp}"
     fi
 done
 
