@@ -32,7 +32,8 @@ version (18, or the one of PG_NEW_CONFIG, e.g. 16) keeps pg_flake's data and ind
     generates, ANALYZE and REINDEX work, and the reindexed indexes pass
     the same checks.
 
-PostgreSQL 15.20 as Debian 12 ships it (15.20-0+deb12u1) records a reserved
+PostgreSQL 15.20 as Debian 12 ships it (15.20-0+deb12u1), and 17.12 as Debian
+13 ships it (17.12-0+deb13u1), record a reserved
 column option pg_attver=N on every column of every table, view and composite
 type; PostgreSQL 18.6's pg_dump --binary-upgrade writes it out as ALTER TABLE
 … ALTER COLUMN … SET (pg_attver=N), which 18 rejects ('unrecognized parameter
@@ -277,8 +278,9 @@ def clear_attver(old, figures) -> None:
         cleared += n
     if cleared:
         figures(
-            f"PostgreSQL {OLD_MAJOR}: {cleared} columns had the option pg_attver (Debian's 15.20;"
-            " PostgreSQL 18 rejects it): cleared with the documented UPDATE (docs/operations.md)"
+            f"PostgreSQL {OLD_MAJOR}: {cleared} columns had the option pg_attver"
+            f" ({server_version(old.bin)}; PostgreSQL 18 rejects it): cleared with the"
+            " documented UPDATE (docs/operations.md)"
         )
     else:
         figures(f"PostgreSQL {OLD_MAJOR}: no column has the option pg_attver: nothing to clear")
