@@ -172,7 +172,7 @@ test-upgrade-%: install-$$(call upgrade_from,$$*) install-$$(call upgrade_to,$$*
 ## without an installed Citus), for PostgreSQL 15 and 18 test-releases-V, and, for the
 ## versions that are Debian's own (15, 17), test-package-V.
 test-long: $(addprefix test-long-all-,$(PG_VERSIONS))
-# One version's long suites, one after the other; `make -j3 test-long` (CI)
+# One version's long suites, one after the other; `make -j4 test-long` (CI)
 # runs the versions side by side: each has its own ports and data
 # directories, apt and the tests' Python environment take turns.
 test-long-all-%:

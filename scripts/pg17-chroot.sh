@@ -111,7 +111,7 @@ write_wrapper() {
 # PostgreSQL 17's $name, from the Debian 13 chroot $ROOT (scripts/pg17-chroot.sh).
 [ / -ef "$ROOT" ] && exec "$real" "\$@"
 [ -d "$ROOT/proc/self" ] || { echo "$name: the chroot $ROOT is not mounted: run scripts/pg17-chroot.sh setup" >&2; exit 1; }
-wd=\$(pwd); [ -d "$ROOT\$wd" ] || wd=/
+wd=\$(pwd); [ "$ROOT\$wd" -ef "\$wd" ] || wd=/
 [ "\$(id -u)" = 0 ] || exec unshare --user --map-current-user --root="$ROOT" --wd="\$wd" -- "$real" "\$@"
 exec unshare --root="$ROOT" --wd="\$wd" -- "$real" "\$@"
 EOF
@@ -180,7 +180,7 @@ write_wrappers() {
 }
 
 setup() {
-    local started=$SECONDS t
+    local started=$SECONDS t installed=
     if [ ! -x "$ROOT/usr/bin/apt-get" ]; then
         "$here/apt-install.sh" pg17-chroot debootstrap
         local url
@@ -235,8 +235,18 @@ setup() {
         mkdir -p "$ROOT$(dirname "$ROOT")"
         ln -sfn "$(realpath -m --relative-to="$(dirname "$ROOT")" /)" "$ROOT$ROOT"
         [ / -ef "$ROOT$ROOT" ] && die "$ROOT$ROOT leads to the machine's root"
-        write_wrappers
+        mkdir -p "$BIN"
         echo "$stamp_text" > "$stamp"
+        installed=yes
+    fi
+    # The wrappers as this script writes them (again when it changed).
+    local written_by
+    written_by=$(sha256sum "$0" | cut -d' ' -f1)
+    if [ "$(cat "$BIN/.written-by" 2>/dev/null)" != "$written_by" ]; then
+        write_wrappers
+        echo "$written_by" > "$BIN/.written-by"
+    fi
+    if [ -n "$installed" ]; then
         log "PostgreSQL $("$BIN/pg_config" --version | cut -d' ' -f2-) ready in $((SECONDS - started)) s: PG17_CONFIG=$BIN/pg_config"
     fi
     # cargo pgrx's configuration in the chroot's own PGRX_HOME (never the
