@@ -9,7 +9,7 @@
 # own path is a relative symlink to its root ($PG_FLAKE_CHROOT inside is /).
 # Version 17's programs are wrappers in $PG_FLAKE_CHROOT/pg17/bin
 # (PG17_CONFIG=$PG_FLAKE_CHROOT/pg17/bin/pg_config; docs/development.md
-# "PostgreSQL 17"): each runs the real one in the chroot with the caller's
+# "PostgreSQL 17: Debian 13's, in a chroot"): each runs the real one in the chroot with the caller's
 # user, environment and working directory.
 #
 #   pg17-chroot.sh setup [DIR...]  makes or completes the chroot: debootstrap,
@@ -56,8 +56,9 @@ inside() {
         DEBIAN_FRONTEND=noninteractive LC_ALL=C.UTF-8 "$@"
 }
 
-# The mounts: "SOURCE" at $ROOT/SOURCE (proc and sysfs as themselves).
-# A directory already there (the same one: a bind mount of it, or one
+# The mounts: each directory at its own path under $ROOT (/proc mounted
+# anew: the same processes, the chroot shares the PID namespace). A
+# directory already there (the same one: a bind mount of it, or one
 # inside such) is left as it is.
 bind() {
     local path=$1 flag=${2:---bind}
