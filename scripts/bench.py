@@ -794,8 +794,13 @@ def perf_profile(variant):
     session.communicate(f"SELECT count(sno_generate()) FROM generate_series(1, {PROFILE_CALLS});\n")
     record.send_signal(2)
     record.wait()
-    report = subprocess.run(["perf", "report", "-i", data, "--stdio", "--no-children", "--sort", "dso,symbol"],
-                            capture_output=True, text=True).stdout
+    # PostgreSQL 17 from the Debian 13 chroot (scripts/pg17-chroot.sh): the
+    # backend's files (postgres, pg_flake.so, libc) are the chroot's, which
+    # perf finds by their paths only under the chroot's root.
+    chroot = os.environ.get("PG_FLAKE_CHROOT", "").rstrip("/")
+    symfs = ["--symfs", chroot] if chroot and PG_BIN.startswith(chroot + "/") else []
+    report = subprocess.run(["perf", "report", "-i", data, "--stdio", "--no-children", *symfs,
+                             "--sort", "dso,symbol"], capture_output=True, text=True).stdout
     rows = []
     for line in report.splitlines():
         m = re.match(r"\s*([0-9.]+)%\s+(\S+)\s+\[[.k]\]\s+(.*)$", line)

@@ -8,7 +8,9 @@
 # PostgreSQL packages look for extensions (/usr/lib/postgresql/<major>/lib,
 # /usr/share/postgresql/<major>/extension), whatever PostgreSQL built them.
 # Needs dpkg-dev (dpkg-deb, dpkg-shlibdeps) and binutils (strip); the lead's
-# `make prereqs` covers the rest of the build.
+# `make prereqs` covers the rest of the build. `make package-17` runs it in
+# the Debian 13 chroot (scripts/pg17-chroot.sh), with CARGO_TARGET_DIR
+# target/pg17-chroot: the package is built and its dependencies found there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}
@@ -29,7 +31,7 @@ deb=target/debian/${name}_${version}_${arch}.deb
 
 echo "package-deb: building $name $version with $PG_CONFIG"
 cargo pgrx package --pg-config "$PG_CONFIG" --no-default-features --features "pg$major"
-staged=target/release/pg_flake-pg$major
+staged=${CARGO_TARGET_DIR:-target}/release/pg_flake-pg$major
 staged_lib=$staged$("$PG_CONFIG" --pkglibdir)
 staged_ext=$staged$("$PG_CONFIG" --sharedir)/extension
 for file in "$staged_lib/pg_flake.so" "$staged_ext/pg_flake.control" "$staged_ext/pg_flake--$version.sql"; do

