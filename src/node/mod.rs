@@ -227,6 +227,12 @@ impl NodeField {
         if self.announced.load(Ordering::Relaxed) == key {
             return;
         }
+        // The claim first (PostgreSQL 17+ without preloading): a backend
+        // whose library does not own this run's generators refuses before
+        // it writes a marks file, which the owning library's backends, an
+        // older release among them, read in their own layout
+        // (docs/operations.md "Versions").
+        crate::shared_memory::attach_dynamic();
         let done = if in_recovery {
             lineage::adopt(self.format, node)
         } else {
