@@ -211,7 +211,33 @@ class Cluster:
                 slot.up = True
                 return
             self.mend_unreadable(slot)
+        if self.lost_upstream(slot):
+            return
         raise ServerFailed(f"{slot.label} did not start:\n{slot.server.log_tail(40)}")
+
+    # A clone streams without a replication slot: one that falls further
+    # behind than its upstream keeps WAL, or that its upstream's promotion
+    # left on the old timeline, can never catch up (PostgreSQL's own
+    # limit, not pg_flake's): an operator makes it anew.
+    LOST_UPSTREAM = (
+        "has already been removed",
+        "does not contain minimum recovery point",
+    )
+
+    def lost_upstream(self, slot: Slot) -> bool:
+        """A clone that cannot start for want of its upstream's WAL is
+        removed, as ``drop_clone`` removes one (it stored nothing: its IDs
+        are the writers'), and counted, not a finding."""
+        if slot.role != "clone":
+            return False
+        log = slot.server.log_tail(40)
+        if not any(reason in log for reason in self.LOST_UPSTREAM):
+            return False
+        self.stop(slot, "immediate")
+        slot.role = None
+        slot.server.remove()
+        self.history.note("clones that lost their upstream's WAL, removed")
+        return True
 
     def mend_unreadable(self, slot: Slot) -> None:
         """After a crash, the redo of a mark record writes the marks file:
