@@ -69,7 +69,7 @@ def test_an_immediate_shutdown_after_a_backend_died_holding_the_spinlock(servers
         # the libraries it runs, which gdb must read for their symbols.
         ["timeout", "120", "gdb", "-p", str(pid), "-batch", "-nx"]
         + ["-iex", f"set sysroot /proc/{pid}/root"]
-        + ["-ex", "break clock_gettime if $rdi == 7", "-ex", "continue", "-ex", "bt 4"]
+        + ["-ex", "break clock_gettime if $rdi == 7", "-ex", "continue", "-ex", "bt 16"]
         + ["-ex", f"shell touch {held}"]
         + ["-ex", f"shell while [ ! -e {go} ]; do sleep 0.05; done", "-ex", "detach"],
         stdout=subprocess.PIPE,
