@@ -6,10 +6,14 @@ clock becomes an immediate one: Cluster.stop)."""
 from __future__ import annotations
 
 import os
+import shutil
 import signal
+import subprocess
 
 from cluster import backend_pids
 from registry import Op, pick, register
+
+from harness import PG_BIN, major_version
 
 
 def running(world, roles=("primary", "standby", "second", "clone")):
@@ -87,3 +91,32 @@ class Restart(Op):
         how = world.cluster.stop(slot, plan["mode"])
         world.cluster.start(slot)
         return f"{slot.label}: stopped ({how}), started"
+
+
+@register
+class ReinstallLibrary(Op):
+    """The installed library replaced while every server runs, as `cargo
+    pgrx install` and dpkg replace it: a new file renamed over the old one,
+    here a copy of itself (issue 36 item 6). On 17+ the second server, which
+    does not preload pg_flake, loads it in its new backends beside the old
+    ones, all in one named DSM segment (docs/operations.md "Versions"). A
+    library of another layout is releases/test_in_place.py's, with the real
+    0.2.0 and 0.3.0."""
+
+    name = "reinstall_library"
+    base_weight = 0.5
+
+    def plan(self, world, rng):
+        if major_version() < 17 or not world.cluster.second.up:
+            return None
+        return {}
+
+    def run(self, world, plan):
+        libdir = subprocess.run(
+            [str(PG_BIN / "pg_config"), "--pkglibdir"], check=True, capture_output=True, text=True
+        ).stdout.strip()
+        library = os.path.join(libdir, "pg_flake.so")
+        copy = library + ".nemesis"
+        shutil.copy2(library, copy)
+        os.replace(copy, library)
+        return f"{library} replaced by a copy of itself while the servers run"
