@@ -115,7 +115,9 @@ class ReinstallLibrary(Op):
         libdir = subprocess.run(
             [str(PG_BIN / "pg_config"), "--pkglibdir"], check=True, capture_output=True, text=True
         ).stdout.strip()
-        library = os.path.join(libdir, "pg_flake.so")
+        # Seen from the second server's own root: 17's is a chroot here.
+        postmaster = (world.cluster.second.server.data / "postmaster.pid").read_text().split()[0]
+        library = f"/proc/{postmaster}/root{libdir}/pg_flake.so"
         copy = library + ".nemesis"
         shutil.copy2(library, copy)
         os.replace(copy, library)
