@@ -10,62 +10,31 @@
 use pgrx::prelude::*;
 
 mod lease;
-mod registry;
 mod state;
 
-mod alphanumeric;
-mod distributed_id;
-mod distributed_id128;
-mod flaxid;
-mod kuid;
-mod public_id;
-mod siq;
-mod sno;
-mod snowflake;
-
-mod backend_local;
-mod c_function;
-mod clock;
-#[cfg(named_dsm)]
-mod dsm_claim;
-mod errors;
-mod ffi;
-mod format;
-mod generator;
-mod lineage;
-mod marks;
-mod native_type;
+mod formats;
+mod generation;
 mod node;
-mod numeric;
-mod primary;
-mod random;
-mod record;
-mod settings;
-mod shared_memory;
-mod spinlock;
-mod time;
-mod wal;
-
-#[cfg(any(test, feature = "pg_test"))]
-mod pg_test_support;
+mod marks;
+mod plumbing;
 
 ::pgrx::pg_module_magic!();
 
 #[pg_guard]
 pub extern "C-unwind" fn _PG_init() {
-    settings::note_preloading();
-    generator::define_settings();
+    plumbing::settings::note_preloading();
+    generation::define_settings();
     node::define_settings();
     lease::define_settings();
-    for format in registry::FORMATS {
+    for format in formats::FORMATS {
         (format.init)();
     }
-    settings::reserve_prefix();
+    plumbing::settings::reserve_prefix();
     // Preloaded: shared mode (docs/operations.md "Shared mode") and marks in the WAL.
-    if settings::preloaded() {
-        wal::register(generator::learn);
+    if plumbing::settings::preloaded() {
+        marks::wal::register(generation::learn);
     }
-    generator::register(registry::generators());
+    generation::register(formats::generators());
 }
 
 /// Required by `cargo pgrx test`.
