@@ -82,7 +82,7 @@ fn write_symbol_checks() {
                 check += &format!("    #[cfg({cfg})]\n");
             }
             check += &format!(
-                "    crate::plumbing::c_function::version_1_function({symbol}, pg_finfo_{symbol});\n"
+                "    crate::plumbing::fmgr::version_1_function({symbol}, pg_finfo_{symbol});\n"
             );
         }
         check += "};\n";
@@ -143,7 +143,11 @@ fn check_doc_aliases(rust: &[(String, String)]) {
                 .map(|l| l.trim())
                 .find(|l| l.starts_with("fn ") || l.starts_with("pub fn "))
                 .and_then(|l| l.split(['(', '<']).next())
-                .map(|l| l.trim_start_matches("pub ").trim_start_matches("fn ").to_string());
+                .map(|l| {
+                    l.trim_start_matches("pub ")
+                        .trim_start_matches("fn ")
+                        .to_string()
+                });
             if function.map(|f| f + "_wrapper").as_deref() != Some(alias) {
                 panic!("{path}:{}: #[doc(alias = \"{alias}\")] is not on the function pgrx names {alias}", at + 1);
             }

@@ -4,10 +4,10 @@
 //! server's own node for each format, the session's role, and how to wait
 //! for the synchronous standbys the way marks do (src/wal.rs).
 
+use crate::formats;
+use crate::node::lease_range;
 use crate::plumbing::c_function::sql_file;
 use crate::plumbing::errors::{raise, OrRaise};
-use crate::node::lease_range;
-use crate::formats;
 use crate::plumbing::settings::{self, Definition, Plain};
 use flake_core::lease::{self as lease_core, LeaseFormat};
 use pgrx::guc::{GucContext, GucFlags, GucSetting};
@@ -61,7 +61,7 @@ fn pg_flake_lease_range(
     let Some(range) = lease_range(format) else {
         raise(lease_core::nothing_reserved(format));
     };
-    let field = registry::FORMATS
+    let field = formats::FORMATS
         .iter()
         .flat_map(|f| f.nodes.iter())
         .find(|field| field.lease_format() == Some(format));

@@ -1,11 +1,16 @@
 //! pg_flake: the flake family of distributed, time-sortable identifiers as
 //! native PostgreSQL types. This crate is the thin SQL layer over
-//! `flake-core`, in three layers whose imports run one way, downwards
-//! (docs/development.md "Layout and tests"):
-//! - the top: this file, `registry` (the list of formats) and `state`
-//!   (the SQL functions that report on every generator and node);
-//! - the formats, one module each, with the same names as the core's;
-//! - the mechanisms they use, which know no format.
+//! `flake-core`: a top and five folders below it, whose imports run one way,
+//! down, with no circle (docs/development.md "Layout and tests"):
+//! - the top: this file (`_PG_init`), `state` (the SQL functions that report
+//!   on every generator and node) and `lease` (the lease functions);
+//! - `formats`: one module per format, with the same names as the core's,
+//!   and the registry that lists them;
+//! - `generation`: the coordination-based generators as a server runs them;
+//! - `node`: which node this server is, for every format;
+//! - `marks`: the durable marks, in files and in the WAL;
+//! - `plumbing`: what every floor stands on and which knows no format (C
+//!   functions, native types, errors, settings, shared memory).
 
 use pgrx::prelude::*;
 
@@ -14,8 +19,8 @@ mod state;
 
 mod formats;
 mod generation;
-mod node;
 mod marks;
+mod node;
 mod plumbing;
 
 ::pgrx::pg_module_magic!();

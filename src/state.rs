@@ -11,8 +11,8 @@
 //! - `pg_flake_set_mark(format, mark)`: a superuser moves a format's mark
 //!   deliberately (docs/guarantees.md "Restarts, crashes and the clock").
 
-use crate::plumbing::c_function::sql_file;
 use crate::formats;
+use crate::plumbing::c_function::sql_file;
 use crate::plumbing::time;
 use flake_core::ErrorKind;
 use pgrx::datum::Interval;
@@ -23,7 +23,7 @@ sql_file!("../sql/state.sql", name = "state", requires = ["public_id"]);
 /// The state of every generator in use, as the rows of
 /// `pg_flake_generator_state()` (without its last three columns in 0.1.0).
 fn state_rows() -> impl Iterator<Item = StateRow> {
-    registry::generators()
+    formats::generators()
         .flat_map(|generator| generator.state_rows())
         .map(|r| {
             let (assignment, state) = (r.sequencer.assignment, r.sequencer.state);
@@ -171,7 +171,7 @@ fn pg_flake_node() -> TableIterator<
         name!(problem, Option<String>),
     ),
 > {
-    let rows: Vec<_> = registry::FORMATS
+    let rows: Vec<_> = formats::FORMATS
         .iter()
         .flat_map(|format| format.nodes.iter())
         .map(|field| match field.identity() {
@@ -229,7 +229,7 @@ fn pg_flake_set_mark(format: &str, mark: TimestampWithTimeZone) -> TimestampWith
         crate::plumbing::errors::raise(flake_core::Error::InvalidParameter {
             message: format!(
                 "pg_flake_set_mark: \"{format}\" is not a coordination-based format; accepted: {}",
-                registry::generators()
+                formats::generators()
                     .map(|g| g.format())
                     .collect::<Vec<_>>()
                     .join(", ")
@@ -266,8 +266,8 @@ fn current_user() -> String {
 #[cfg(any(test, feature = "pg_test"))]
 #[pg_schema]
 mod tests {
-    use crate::plumbing::pg_test_support::text_of;
     use crate::formats;
+    use crate::plumbing::pg_test_support::text_of;
     use pgrx::prelude::*;
 
     // This test server does not preload pg_flake: per-backend generators.
@@ -288,16 +288,16 @@ mod tests {
     /// coordination-based one then has its rows in the state function.
     #[pg_test]
     fn every_registered_generator_generates_and_reports() {
-        for format in registry::FORMATS {
+        for format in formats::FORMATS {
             for generate in format.generate {
                 let distinct = Spi::get_one::<i64>(&format!(
                     "SELECT count(DISTINCT id) FROM (SELECT {generate} AS id \
                      FROM generate_series(1, 1000)) s"
                 ));
-                assert_eq!(distinct.unwrap(), Some(1000), "{generate}");
+                assert_eq!(distinct.unwrap(), Some(1000), "{}: {generate}", format.name);
             }
         }
-        for generator in registry::generators() {
+        for generator in formats::generators() {
             let rows = Spi::get_one::<i64>(&format!(
                 "SELECT count(*) FROM pg_flake_generator_state() WHERE format = '{}'",
                 generator.format()
@@ -310,7 +310,7 @@ mod tests {
     /// identity on a server without settings or Citus.
     #[pg_test]
     fn every_node_field_reports_its_identity() {
-        for format in registry::FORMATS {
+        for format in formats::FORMATS {
             for field in format.nodes {
                 let source = Spi::get_one::<String>(&format!(
                     "SELECT source FROM pg_flake_node() WHERE format = '{}'",

@@ -2,10 +2,10 @@
 //! (docs/formats/alphanumeric.md): `alphanumeric_encode` for `bigint`, `uuid`
 //! and `distributed_id`, and one strict decoder per type.
 
-use crate::plumbing::c_function::sql_file;
-use crate::formats::distributed_id::DistributedId;
-use crate::plumbing::errors::OrRaise;
 use super::format::Format;
+use crate::formats::distributed_id::DistributedId;
+use crate::plumbing::c_function::sql_file;
+use crate::plumbing::errors::OrRaise;
 use flake_core::alphanumeric;
 use pgrx::datum::Uuid;
 use pgrx::prelude::*;

@@ -3,9 +3,9 @@
 //! casts, decoding, construction, hex and the per-backend reference
 //! generator.
 
+use super::format::Format;
 use crate::plumbing::c_function::{c_function, sql_file};
 use crate::plumbing::errors::OrRaise;
-use super::format::Format;
 use crate::plumbing::native_type::{datum_of, native_type, FromBinary};
 use crate::plumbing::numeric::{integer_of, numeric_of};
 use crate::plumbing::random::with_random_generator;
@@ -21,11 +21,26 @@ native_type!(
     distributed_id_core::DistributedId,
     distributed_id,
     [
-        distributed_id_in_wrapper, distributed_id_out_wrapper, distributed_id_recv_wrapper, distributed_id_send_wrapper,
-        distributed_id_eq_wrapper, distributed_id_ne_wrapper, distributed_id_lt_wrapper, distributed_id_le_wrapper, distributed_id_gt_wrapper, distributed_id_ge_wrapper, distributed_id_cmp_wrapper,
-        distributed_id_smaller_wrapper, distributed_id_larger_wrapper, distributed_id_hash_wrapper, distributed_id_hash_extended_wrapper,
-        distributed_id_sortsupport_wrapper, distributed_id_minmax_multi_distance_wrapper, distributed_id_skipsupport_wrapper,
-        distributed_id_to_bytea_wrapper, distributed_id_from_bytea_wrapper,
+        distributed_id_in_wrapper,
+        distributed_id_out_wrapper,
+        distributed_id_recv_wrapper,
+        distributed_id_send_wrapper,
+        distributed_id_eq_wrapper,
+        distributed_id_ne_wrapper,
+        distributed_id_lt_wrapper,
+        distributed_id_le_wrapper,
+        distributed_id_gt_wrapper,
+        distributed_id_ge_wrapper,
+        distributed_id_cmp_wrapper,
+        distributed_id_smaller_wrapper,
+        distributed_id_larger_wrapper,
+        distributed_id_hash_wrapper,
+        distributed_id_hash_extended_wrapper,
+        distributed_id_sortsupport_wrapper,
+        distributed_id_minmax_multi_distance_wrapper,
+        distributed_id_skipsupport_wrapper,
+        distributed_id_to_bytea_wrapper,
+        distributed_id_from_bytea_wrapper,
     ]
 );
 

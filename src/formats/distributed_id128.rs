@@ -2,9 +2,9 @@
 //! built-in `uuid`: decoding, construction, the 128-bit integer as `numeric`
 //! and the per-backend reference generator.
 
+use super::format::Format;
 use crate::plumbing::c_function::{c_function, sql_file};
 use crate::plumbing::errors::OrRaise;
-use super::format::Format;
 use crate::plumbing::native_type::datum_of;
 use crate::plumbing::numeric::{integer_of, numeric_of};
 use crate::plumbing::random::with_random_generator;

@@ -2,10 +2,10 @@
 //! `sql/flaxid.sql`), decoding, construction and generation from the
 //! backend's CSPRNG.
 
+use super::format::Format;
 use crate::plumbing::c_function::{c_function, sql_file};
 use crate::plumbing::clock::BackendClock;
 use crate::plumbing::errors::OrRaise;
-use super::format::Format;
 use crate::plumbing::native_type::{datum_of, native_type, FromBinary};
 use crate::plumbing::random::with_random;
 use crate::plumbing::record::{column, out_record};
@@ -19,11 +19,26 @@ native_type!(
     flaxid_core::FlaxId,
     flaxid,
     [
-        flaxid_in_wrapper, flaxid_out_wrapper, flaxid_recv_wrapper, flaxid_send_wrapper,
-        flaxid_eq_wrapper, flaxid_ne_wrapper, flaxid_lt_wrapper, flaxid_le_wrapper, flaxid_gt_wrapper, flaxid_ge_wrapper, flaxid_cmp_wrapper,
-        flaxid_smaller_wrapper, flaxid_larger_wrapper, flaxid_hash_wrapper, flaxid_hash_extended_wrapper,
-        flaxid_sortsupport_wrapper, flaxid_minmax_multi_distance_wrapper, flaxid_skipsupport_wrapper,
-        flaxid_to_bytea_wrapper, flaxid_from_bytea_wrapper,
+        flaxid_in_wrapper,
+        flaxid_out_wrapper,
+        flaxid_recv_wrapper,
+        flaxid_send_wrapper,
+        flaxid_eq_wrapper,
+        flaxid_ne_wrapper,
+        flaxid_lt_wrapper,
+        flaxid_le_wrapper,
+        flaxid_gt_wrapper,
+        flaxid_ge_wrapper,
+        flaxid_cmp_wrapper,
+        flaxid_smaller_wrapper,
+        flaxid_larger_wrapper,
+        flaxid_hash_wrapper,
+        flaxid_hash_extended_wrapper,
+        flaxid_sortsupport_wrapper,
+        flaxid_minmax_multi_distance_wrapper,
+        flaxid_skipsupport_wrapper,
+        flaxid_to_bytea_wrapper,
+        flaxid_from_bytea_wrapper,
     ]
 );
 

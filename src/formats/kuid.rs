@@ -7,17 +7,18 @@
 //! `node` reads `pg_flake.kuid_node`): the form with every argument is
 //! `IMMUTABLE` (usable in expression indexes), the others `STABLE`.
 
-use crate::plumbing::c_function::{c_function, sql_file, Call};
-use crate::plumbing::errors::OrRaise;
 use super::format::Format;
 use crate::generation::Generator;
-use crate::plumbing::native_type::{native_type, FromBinary};
 use crate::node::NodeField;
+use crate::plumbing::c_function::{c_function, sql_file, Call};
+use crate::plumbing::errors::OrRaise;
+use crate::plumbing::native_type::{native_type, FromBinary};
 use crate::plumbing::record::{column, out_record};
 use crate::plumbing::settings::{self, Definition, FormatSetting, Plain, TextSetting};
 use crate::plumbing::time;
 use flake_core::error::field_in_range;
 use flake_core::kuid::{self as kuid_core, Kuid64Generator, Kuid96Generator};
+use flake_core::FlakeId;
 use pgrx::guc::{GucContext, GucFlags, GucSetting};
 use pgrx::prelude::*;
 use std::ffi::CString;
@@ -28,11 +29,26 @@ native_type!(
     kuid_core::Kuid96,
     kuid96,
     [
-        kuid96_in_wrapper, kuid96_out_wrapper, kuid96_recv_wrapper, kuid96_send_wrapper,
-        kuid96_eq_wrapper, kuid96_ne_wrapper, kuid96_lt_wrapper, kuid96_le_wrapper, kuid96_gt_wrapper, kuid96_ge_wrapper, kuid96_cmp_wrapper,
-        kuid96_smaller_wrapper, kuid96_larger_wrapper, kuid96_hash_wrapper, kuid96_hash_extended_wrapper,
-        kuid96_sortsupport_wrapper, kuid96_minmax_multi_distance_wrapper, kuid96_skipsupport_wrapper,
-        kuid96_to_bytea_wrapper, kuid96_from_bytea_wrapper,
+        kuid96_in_wrapper,
+        kuid96_out_wrapper,
+        kuid96_recv_wrapper,
+        kuid96_send_wrapper,
+        kuid96_eq_wrapper,
+        kuid96_ne_wrapper,
+        kuid96_lt_wrapper,
+        kuid96_le_wrapper,
+        kuid96_gt_wrapper,
+        kuid96_ge_wrapper,
+        kuid96_cmp_wrapper,
+        kuid96_smaller_wrapper,
+        kuid96_larger_wrapper,
+        kuid96_hash_wrapper,
+        kuid96_hash_extended_wrapper,
+        kuid96_sortsupport_wrapper,
+        kuid96_minmax_multi_distance_wrapper,
+        kuid96_skipsupport_wrapper,
+        kuid96_to_bytea_wrapper,
+        kuid96_from_bytea_wrapper,
     ]
 );
 

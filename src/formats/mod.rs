@@ -8,10 +8,10 @@ use crate::generation::ServerGenerator;
 pub use format::Format;
 
 pub mod alphanumeric;
-mod format;
 pub mod distributed_id;
 pub mod distributed_id128;
 pub mod flaxid;
+mod format;
 pub mod kuid;
 pub mod public_id;
 pub mod siq;

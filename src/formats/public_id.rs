@@ -7,10 +7,10 @@
 //! `IMMUTABLE`; without it, it uses `pg_flake.public_id_key` (expanded once
 //! when the setting changes) and is `STABLE`. No message shows key material.
 
-use crate::plumbing::c_function::sql_file;
-use crate::formats::distributed_id::DistributedId;
-use crate::plumbing::errors::{raise, OrRaise};
 use super::format::Format;
+use crate::formats::distributed_id::DistributedId;
+use crate::plumbing::c_function::sql_file;
+use crate::plumbing::errors::{raise, OrRaise};
 use crate::plumbing::settings::{self, preloaded, Definition, Rejection, TextSetting};
 use flake_core::public_id::PublicIdKey;
 use flake_core::{Error, ErrorKind};

@@ -2,19 +2,17 @@
 //! `sql/siq.sql`), its text forms, decoding, construction, the
 //! per-kind generator and its settings.
 
-use crate::plumbing::c_function::{c_function, sql_file, Call};
-use crate::plumbing::errors::OrRaise;
 use super::format::Format;
 use crate::generation::Generator;
-use crate::plumbing::native_type::{native_type, FromBinary};
 use crate::node::format_setting::format_node_setting;
 use crate::node::{Identity, NodeField, Source};
+use crate::plumbing::c_function::{c_function, sql_file, Call};
+use crate::plumbing::derived::Derived;
+use crate::plumbing::errors::OrRaise;
+use crate::plumbing::native_type::{native_type, FromBinary};
 use crate::plumbing::numeric::{integer_of, numeric_of};
 use crate::plumbing::record::{column, out_record};
-use crate::plumbing::derived::Derived;
-use crate::plumbing::settings::{
-    self, Definition, FormatSetting, IntSetting, Rejection, TextSetting,
-};
+use crate::plumbing::settings::{self, Definition, Rejection, TextSetting};
 use crate::plumbing::time;
 use flake_core::siq::{self as siq_core, Kind, SiqGenerator};
 use flake_core::FlakeId;
@@ -28,11 +26,26 @@ native_type!(
     siq_core::Siq,
     siq,
     [
-        siq_in_wrapper, siq_out_wrapper, siq_recv_wrapper, siq_send_wrapper,
-        siq_eq_wrapper, siq_ne_wrapper, siq_lt_wrapper, siq_le_wrapper, siq_gt_wrapper, siq_ge_wrapper, siq_cmp_wrapper,
-        siq_smaller_wrapper, siq_larger_wrapper, siq_hash_wrapper, siq_hash_extended_wrapper,
-        siq_sortsupport_wrapper, siq_minmax_multi_distance_wrapper, siq_skipsupport_wrapper,
-        siq_to_bytea_wrapper, siq_from_bytea_wrapper,
+        siq_in_wrapper,
+        siq_out_wrapper,
+        siq_recv_wrapper,
+        siq_send_wrapper,
+        siq_eq_wrapper,
+        siq_ne_wrapper,
+        siq_lt_wrapper,
+        siq_le_wrapper,
+        siq_gt_wrapper,
+        siq_ge_wrapper,
+        siq_cmp_wrapper,
+        siq_smaller_wrapper,
+        siq_larger_wrapper,
+        siq_hash_wrapper,
+        siq_hash_extended_wrapper,
+        siq_sortsupport_wrapper,
+        siq_minmax_multi_distance_wrapper,
+        siq_skipsupport_wrapper,
+        siq_to_bytea_wrapper,
+        siq_from_bytea_wrapper,
     ]
 );
 

@@ -2,18 +2,18 @@
 //! `sql/sno.sql`), decoding, construction, the generator and its
 //! setting.
 
-use crate::plumbing::c_function::{c_function, sql_file};
-use crate::plumbing::errors::OrRaise;
 use super::format::Format;
 use crate::generation::Generator;
-use crate::plumbing::native_type::{native_type, FromBinary};
 use crate::node::format_setting::format_node_setting;
 use crate::node::NodeField;
+use crate::plumbing::c_function::{c_function, sql_file};
+use crate::plumbing::errors::OrRaise;
+use crate::plumbing::native_type::{native_type, FromBinary};
 use crate::plumbing::record::{column, out_record};
 use crate::plumbing::time;
 use flake_core::error::field_in_range;
-use flake_core::FlakeId;
 use flake_core::sno::{self as sno_core, SnoGenerator};
+use flake_core::FlakeId;
 use pgrx::prelude::*;
 
 native_type!(
@@ -21,11 +21,26 @@ native_type!(
     sno_core::Sno,
     sno,
     [
-        sno_in_wrapper, sno_out_wrapper, sno_recv_wrapper, sno_send_wrapper,
-        sno_eq_wrapper, sno_ne_wrapper, sno_lt_wrapper, sno_le_wrapper, sno_gt_wrapper, sno_ge_wrapper, sno_cmp_wrapper,
-        sno_smaller_wrapper, sno_larger_wrapper, sno_hash_wrapper, sno_hash_extended_wrapper,
-        sno_sortsupport_wrapper, sno_minmax_multi_distance_wrapper, sno_skipsupport_wrapper,
-        sno_to_bytea_wrapper, sno_from_bytea_wrapper,
+        sno_in_wrapper,
+        sno_out_wrapper,
+        sno_recv_wrapper,
+        sno_send_wrapper,
+        sno_eq_wrapper,
+        sno_ne_wrapper,
+        sno_lt_wrapper,
+        sno_le_wrapper,
+        sno_gt_wrapper,
+        sno_ge_wrapper,
+        sno_cmp_wrapper,
+        sno_smaller_wrapper,
+        sno_larger_wrapper,
+        sno_hash_wrapper,
+        sno_hash_extended_wrapper,
+        sno_sortsupport_wrapper,
+        sno_minmax_multi_distance_wrapper,
+        sno_skipsupport_wrapper,
+        sno_to_bytea_wrapper,
+        sno_from_bytea_wrapper,
     ]
 );
 

@@ -5,14 +5,14 @@
 //! `pg_flake.snowflake_epoch` instead: the form with the argument is
 //! `IMMUTABLE` (usable in expression indexes), the other `STABLE`.
 
-use crate::plumbing::c_function::{c_function, sql_file, Call};
-use crate::plumbing::errors::OrRaise;
 use super::format::Format;
 use crate::generation::Generator;
 use crate::node::format_setting::format_node_setting;
 use crate::node::NodeField;
+use crate::plumbing::c_function::{c_function, sql_file, Call};
+use crate::plumbing::errors::OrRaise;
 use crate::plumbing::record::{column, out_record};
-use crate::plumbing::settings::{self, Definition, FormatSetting, IntSetting, Rejection, TextSetting};
+use crate::plumbing::settings::{self, Definition, Rejection, TextSetting};
 use crate::plumbing::time;
 use flake_core::snowflake::{self as snowflake_core, check_epoch, SnowflakeGenerator};
 use pgrx::guc::{GucContext, GucFlags, GucSetting};

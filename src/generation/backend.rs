@@ -3,9 +3,9 @@
 //! above what the slot's previous holders and the server's previous runs
 //! used, and left cleanly at the backend's exit.
 
+use super::generator::{Generator, Local};
 use super::registry::generators;
 use super::settings::max_jump_nanos;
-use super::Generator;
 use crate::marks::{self, Marks};
 use crate::plumbing::clock::BackendClock;
 use crate::plumbing::errors::OrRaise;
@@ -24,13 +24,6 @@ fn slot() -> (u32, u32) {
         let slot = pg_sys::MyProcNumber;
         (slot.max(0) as u32, pg_sys::MaxBackends.max(1) as u32)
     }
-}
-
-/// A backend's own generator: its slot and the generator with its mark.
-#[derive(Clone, Copy)]
-pub(super) struct Local<G> {
-    pub(super) slot: (u32, u32),
-    pub(super) generator: MarkedGenerator<G>,
 }
 
 impl<G: SlotGenerator> Generator<G> {
@@ -79,7 +72,6 @@ impl<G: SlotGenerator> Generator<G> {
         local.generator.extend_to(recorded);
     }
 }
-
 
 /// Per-backend mode: at the backend's exit, each generator it used leaves
 /// its slot with its exact last unit (registered on first use).

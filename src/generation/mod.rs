@@ -14,92 +14,31 @@
 //! the registry (`src/registry.rs`) lists them, and `_PG_init` hands that list
 //! to [`register`]. Nothing here knows the formats.
 
-
 mod backend;
+mod generator;
 mod recording;
 mod registry;
 mod set_mark;
 mod settings;
 mod shared;
 
-use crate::node::NodeField;
-use crate::plumbing::backend_local::BackendLocal;
+use crate::marks::{self, Marks};
 use crate::plumbing::clock::BackendClock;
 use crate::plumbing::errors::raise;
 use crate::plumbing::native_type::datum_of_key;
-use crate::plumbing::shared_memory::{self, SharedState};
-use backend::Local;
-use flake_core::clock::ReadAhead;
-use flake_core::generator::{MarkedGenerator, SequencerRow, SlotGenerator, SHARED_SLOT};
+use flake_core::clock::{Clock, ReadAhead};
+use flake_core::generator::{MarkedGenerator, SlotGenerator, SHARED_SLOT};
 use flake_core::sequencer::{Limits, Step};
 use flake_core::{Error, FlakeId};
+pub use generator::Generator;
 use pgrx::pg_sys;
-pub use registry::{learn, register, set_mark};
+pub use registry::{learn, register, set_mark, Mode, ServerGenerator, StateRow};
 pub use settings::define_settings;
 use settings::max_lead_nanos;
-use shared::ServerState;
-use std::sync::atomic::{AtomicPtr, Ordering};
+use shared::{backend_pid, finish_recording};
+use std::sync::atomic::Ordering;
 
 // --- modes ---------------------------------------------------------------------------
-
-/// Where a format's generator state lives.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Mode {
-    Backend,
-    Shared,
-}
-
-impl Mode {
-    pub const fn name(self) -> &'static str {
-        match self {
-            Mode::Backend => "backend",
-            Mode::Shared => "shared",
-        }
-    }
-}
-
-/// One row of `pg_flake_generator_state()`: one sequencer of a generator,
-/// with the generator's durable mark.
-pub struct StateRow {
-    pub format: &'static str,
-    pub mode: Mode,
-    pub slot: u32,
-    pub nslots: u32,
-    pub mark: u64,
-    /// The start of the mark's unit, in nanoseconds since the Unix epoch.
-    pub mark_nanos: i128,
-    pub sequencer: SequencerRow,
-}
-
-/// What the registry needs of every format's generator, whatever its type;
-/// its server-wide state is a [`SharedState`].
-pub trait ServerGenerator: SharedState {
-    /// The format's name, as `pg_flake_generator_state()` shows it and as
-    /// its marks are recorded.
-    fn format(&self) -> &'static str;
-    /// A mark replayed from the WAL (a standby, or crash recovery), with
-    /// the node its primary generates with where the record carries one.
-    fn learn(&self, mark: u64, node: Option<u32>);
-    /// A `pg_flake_set_mark` replayed from the WAL: the mark becomes exactly
-    /// `mark` (`set_mark.rs`).
-    fn set_from_wal(&self, mark: u64, node: Option<u32>);
-    /// Per backend, at the backend's exit: leaves the slot cleanly with the
-    /// exact last unit.
-    fn release_slot(&self);
-    /// Shared mode, at the backend's exit: if it was recording a mark (a
-    /// terminate or FATAL ended it mid-way), no longer.
-    fn abandon_recording(&self);
-    /// Its rows of `pg_flake_generator_state()`: none until it has been used.
-    fn state_rows(&self) -> Vec<StateRow>;
-    /// `pg_flake_set_mark`: the format's mark becomes the unit that holds
-    /// `unix_nanos`, deliberately, up or down (docs/guarantees.md "Restarts, crashes and
-    /// the clock"): a new marks file, the server's generator (this
-    /// backend's, per backend) starting above it, the clock taken as it is
-    /// from the next mark on, and a set record in the WAL (`set_mark.rs`).
-    /// Returns the previous mark, where it could be read, and the new one
-    /// with the start of its unit (Unix ns).
-    fn set_mark(&self, unix_nanos: i64) -> (Option<u64>, u64, i128);
-}
 
 /// One attempt's outcome without its error, which [`Attempt::of`] leaves
 /// in the caller's `failure`: the path of every ID then moves no
@@ -140,39 +79,7 @@ fn failed(failure: Option<Error>) -> ! {
     }))
 }
 
-/// A coordination-based generator of one format: one per backend in
-/// `local`, or, once attached to shared memory (shared mode), one for the
-/// whole server. A format declares it as a `static` of its node field, which
-/// names the format and gives the node its mark records carry:
-/// `pub static GENERATOR: Generator<SnoGenerator> = Generator::new(&NODE);`.
-///
-/// The spinlock is held for one step of the sequencer, tens of instructions;
-/// an LWLock was measured as well and was no faster (`docs/BENCHMARKS.md`).
-pub struct Generator<G: 'static> {
-    format: &'static str,
-    node: &'static NodeField,
-    local: BackendLocal<Option<Local<G>>>,
-    shared: AtomicPtr<ServerState<G>>,
-}
-
 impl<G: SlotGenerator> Generator<G> {
-    pub const fn new(node: &'static NodeField) -> Self {
-        Generator {
-            format: node.format,
-            node,
-            local: BackendLocal::new(None),
-            shared: AtomicPtr::new(std::ptr::null_mut()),
-        }
-    }
-
-    /// The server-wide state, once attached (shared mode).
-    fn shared(&self) -> Option<&ServerState<G>> {
-        shared_memory::attach_dynamic();
-        // SAFETY: set by `attach` to shared memory that lives as long as the
-        // process; the generator behind it is reached only under its lock.
-        unsafe { self.shared.load(Ordering::Acquire).as_ref() }
-    }
-
     /// Runs `step` (one attempt of the generator's non-blocking
     /// `try_generate`) until it issues an ID, pausing while a unit is used up
     /// (at most one unit) and recording a higher mark when the generator

@@ -15,11 +15,10 @@
 //!   generator until it ends: lowering is refused while another session
 //!   holds a slot of the format, since it would go on above the new mark.
 
-use super::recording::{abandon_recordings_at_exit, backend_pid, Recording};
-use super::shared::ServerState;
-use super::Generator;
-use crate::plumbing::errors::{raise, OrRaise};
+use super::generator::{Generator, ServerState};
+use super::shared::{abandon_recordings_at_exit, backend_pid, Recording};
 use crate::marks::{self, wal, Marks};
+use crate::plumbing::errors::{raise, OrRaise};
 use flake_core::generator::{MarkedGenerator, SlotGenerator, SHARED_SLOT};
 use flake_core::{Error, ErrorKind};
 use pgrx::pg_sys;

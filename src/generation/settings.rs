@@ -5,7 +5,6 @@
 use crate::plumbing::settings::{self, Definition, Plain};
 use pgrx::guc::{GucContext, GucFlags, GucSetting};
 
-
 /// `pg_flake.max_clock_lag`: how far (ms) IDs may run ahead of the clock.
 static MAX_CLOCK_LAG: GucSetting<i32> = GucSetting::<i32>::new(60_000);
 

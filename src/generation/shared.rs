@@ -2,9 +2,9 @@
 //! for the whole server, in shared memory behind a spinlock, whose higher
 //! marks one backend at a time records while the others wait cancellably.
 
-use super::recording::{abandon_recordings_at_exit, backend_pid, Recording};
+use super::generator::{Generator, ServerState};
+use super::registry::generators;
 use super::settings::max_jump_nanos;
-use super::Generator;
 use crate::marks::{self, Marks};
 use crate::plumbing::clock::BackendClock;
 use crate::plumbing::errors::OrRaise;
@@ -13,28 +13,6 @@ use crate::plumbing::spinlock::SpinLocked;
 use flake_core::generator::{MarkedGenerator, SlotGenerator, SHARED_SLOT};
 use pgrx::pg_sys;
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
-
-/// A generator's server-wide state: the generator with its mark behind a
-/// spinlock, and who records a higher mark (file and WAL I/O, and under
-/// synchronous replication the standbys' confirmation: never under the
-/// spinlock, and never under a lock others wait for uncancellably).
-#[repr(C)]
-pub(super) struct ServerState<G> {
-    pub(super) generator: SpinLocked<MarkedGenerator<G>>,
-    /// The pid of the one backend recording a higher mark, 0 if none;
-    /// changed only under `generator`'s spinlock, so that claiming it and
-    /// seeing the mark it must raise are one step.
-    pub(super) recorder: AtomicI32,
-    /// Broadcast when a recorder is done, whether it recorded, failed or
-    /// exited: backends that need a higher mark sleep on it, cancellably
-    /// (`ConditionVariableSleep` checks for interrupts).
-    pub(super) recorded: pg_sys::ConditionVariable,
-    /// Whether the generator's floor is the marks file's mark: false where
-    /// the file could not be read when the state was set up (docs/guarantees.md
-    /// "Restarts, crashes and the clock"); the first recording reads it
-    /// again before anything is issued.
-    pub(super) floor_known: AtomicBool,
-}
 
 /// What a backend found when it needed a higher mark.
 enum Extension {
@@ -204,4 +182,55 @@ impl<G: SlotGenerator> SharedState for Generator<G> {
             }
         }
     }
+}
+
+// --- the one recorder -------------------------------------------------------------
+
+/// Ends a backend's recording however the recording ends: as it returns or
+/// as an ERROR unwinds it (a FATAL or terminate ends the process without
+/// unwinding: `abandon_recordings` then runs at its exit).
+pub(super) struct Recording<'a, G: Copy> {
+    pub(super) shared: &'a ServerState<G>,
+}
+
+impl<G: Copy> Drop for Recording<'_, G> {
+    fn drop(&mut self) {
+        finish_recording(self.shared);
+    }
+}
+
+/// Clears `shared`'s recorder if it is this backend, and wakes the backends
+/// waiting for it (one of them records next if it still needs to).
+pub(super) fn finish_recording<G: Copy>(shared: &ServerState<G>) {
+    let me = backend_pid();
+    {
+        let _locked = shared.generator.lock();
+        if shared.recorder.load(Ordering::Relaxed) == me {
+            shared.recorder.store(0, Ordering::Relaxed);
+        }
+    }
+    // SAFETY: a condition variable initialised with the state; broadcasting
+    // does not raise.
+    unsafe { pg_sys::ConditionVariableBroadcast((&raw const shared.recorded).cast_mut()) };
+}
+
+pub(super) fn backend_pid() -> i32 {
+    // SAFETY: a plain global of the backend.
+    unsafe { pg_sys::MyProcPid }
+}
+
+/// Shared mode: at the backend's exit (a terminate or FATAL while it records
+/// a mark does not unwind), it stops being any generator's recorder, so the
+/// backends waiting for it go on (registered when it first records).
+pub(super) fn abandon_recordings_at_exit() {
+    static REGISTERED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    if !REGISTERED.swap(true, Ordering::Relaxed) {
+        // SAFETY: registers a callback PostgreSQL runs at backend exit.
+        unsafe { pg_sys::before_shmem_exit(Some(abandon_recordings), pg_sys::Datum::from(0usize)) };
+    }
+}
+
+#[pgrx::pg_guard]
+unsafe extern "C-unwind" fn abandon_recordings(_code: i32, _arg: pg_sys::Datum) {
+    generators().iter().for_each(|g| g.abandon_recording());
 }

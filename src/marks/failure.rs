@@ -1,8 +1,46 @@
 //! A marks file that cannot be read or written, as the error a user sees.
 
-use super::MarksError;
+use super::list;
 use crate::plumbing::errors::raise;
+use flake_core::marks_file::Damage;
 use flake_core::{Error, ErrorKind};
+use std::io;
+
+/// Why a format's marks cannot be used: the generator refuses until an
+/// operator acts (docs/guarantees.md "Restarts, crashes and the clock").
+#[derive(Debug)]
+pub enum MarksError {
+    Damaged { path: String, damage: Damage },
+    Missing { path: String },
+}
+
+impl std::fmt::Display for MarksError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MarksError::Damaged { path, damage } => {
+                write!(f, "the marks file {path} is damaged: {damage}")
+            }
+            MarksError::Missing { path } => write!(
+                f,
+                "the marks file {path} is missing, although {} says it existed",
+                list::FORMATS_FILE
+            ),
+        }
+    }
+}
+
+impl std::error::Error for MarksError {}
+
+impl MarksError {
+    pub(super) fn into_io(self) -> io::Error {
+        io::Error::new(io::ErrorKind::InvalidData, self)
+    }
+
+    /// The marks error inside `error`, if it is one.
+    pub fn of(error: &io::Error) -> Option<&MarksError> {
+        error.get_ref().and_then(|e| e.downcast_ref::<MarksError>())
+    }
+}
 
 /// Raises a failure to read or write a marks file, with the SQLSTATE
 /// PostgreSQL gives the same failure of its own files

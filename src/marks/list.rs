@@ -9,8 +9,7 @@
 //! lost from it — its marks file, once removed, then made again silently
 //! instead of refused.
 
-use super::file::write_atomically;
-use super::DIRECTORY;
+use super::disk::{exclusive, make_directory, write_atomically, DIRECTORY};
 use pgrx::pg_sys;
 use std::fs::{File, OpenOptions};
 use std::io;
@@ -84,9 +83,9 @@ fn existing() -> io::Result<Vec<String>> {
 /// Runs `change` holding `flock` on `pg_flake/formats.lock` (made, with
 /// `pg_flake/`, where missing). Its holders only read and write the list,
 /// a few milliseconds; a client backend waits for it as for a marks file
-/// (`super::exclusive`), cancellably.
+/// (`disk::exclusive`), cancellably.
 fn locked<T>(change: impl FnOnce() -> io::Result<T>) -> io::Result<T> {
-    super::make_directory()?;
+    make_directory()?;
     let lock: File = OpenOptions::new()
         .read(true)
         .write(true)
@@ -94,7 +93,7 @@ fn locked<T>(change: impl FnOnce() -> io::Result<T>) -> io::Result<T> {
         .truncate(false)
         .mode(0o600)
         .open(FORMATS_LOCK)?;
-    super::exclusive(&lock, interruptible())?;
+    exclusive(&lock, interruptible())?;
     // The lock goes with the file, whatever `change` does.
     let changed = change();
     drop(lock);

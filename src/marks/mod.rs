@@ -39,63 +39,25 @@
 //! Shared mode: the server-wide generator starts above the global mark.
 
 use flake_core::clock::ClockReference;
-use flake_core::marks_file::{self, Damage, Decoded, Header, COPY_SIZE, SLOTS_OFFSET};
+use flake_core::marks_file::{self, Decoded, Header, COPY_SIZE, SLOTS_OFFSET};
 use pgrx::pg_sys;
 use std::cell::{Cell, RefCell};
-use std::fs::{File, OpenOptions};
-use std::io::{self, Write};
-use std::os::unix::fs::{FileExt, OpenOptionsExt};
-use std::os::unix::io::AsRawFd;
+use std::fs::File;
+use std::io;
+use std::os::unix::fs::FileExt;
 
 // `pg_flake/formats`, the list of the formats whose marks files exist.
-mod list;
+mod disk;
 mod failure;
 mod file;
+mod list;
 pub mod primary;
 pub mod wal;
 
-pub use failure::failed;
-pub use file::run;
-use file::*;
-
-const DIRECTORY: &str = "pg_flake";
-const SLOT_SIZE: u64 = 16;
-
-/// Why a format's marks cannot be used: the generator refuses until an
-/// operator acts (docs/guarantees.md "Restarts, crashes and the clock").
-#[derive(Debug)]
-pub enum MarksError {
-    Damaged { path: String, damage: Damage },
-    Missing { path: String },
-}
-
-impl std::fmt::Display for MarksError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            MarksError::Damaged { path, damage } => {
-                write!(f, "the marks file {path} is damaged: {damage}")
-            }
-            MarksError::Missing { path } => write!(
-                f,
-                "the marks file {path} is missing, although {} says it existed",
-                list::FORMATS_FILE
-            ),
-        }
-    }
-}
-
-impl std::error::Error for MarksError {}
-
-impl MarksError {
-    fn into_io(self) -> io::Error {
-        io::Error::new(io::ErrorKind::InvalidData, self)
-    }
-
-    /// The marks error inside `error`, if it is one.
-    pub fn of(error: &io::Error) -> Option<&MarksError> {
-        error.get_ref().and_then(|e| e.downcast_ref::<MarksError>())
-    }
-}
+pub use disk::run;
+use disk::{backend_pid, exclusive, fsync_failed, read_at_most};
+pub use failure::{failed, MarksError};
+use file::{create_file, open, path_of, slot_at, still_current, SLOT_SIZE};
 
 /// The marks of one format, locked for as long as it lives.
 pub struct Marks {
@@ -425,4 +387,3 @@ impl Marks {
         self.write(at + 8, 0)
     }
 }
-

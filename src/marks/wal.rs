@@ -70,7 +70,7 @@ pub fn register(learn: Learn) {
     // SAFETY: called while the postmaster loads shared_preload_libraries;
     // PostgreSQL keeps the pointer, which lives as long as the library.
     unsafe { pg_sys::RegisterCustomRmgr(RESOURCE_MANAGER_ID, &manager.0 as *const _ as *mut _) };
-    crate::marks::primary::watch_checkpoints();
+    super::primary::watch_checkpoints();
     REGISTERED.store(true, Ordering::Relaxed);
 }
 
@@ -247,7 +247,7 @@ unsafe extern "C-unwind" fn redo(record: *mut pg_sys::XLogReaderState) {
     }
     // Written by a primary that preloads pg_flake (docs/operations.md
     // "Standbys and failover").
-    crate::marks::primary::record_replayed();
+    super::primary::record_replayed();
 }
 
 #[pgrx::pg_guard]

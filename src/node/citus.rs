@@ -2,8 +2,8 @@
 //! without linking to Citus (docs/operations.md "Several servers"): the
 //! node a server takes when `pg_flake.node` is unset.
 
+use crate::plumbing::derived;
 use crate::plumbing::errors::raise;
-use crate::plumbing::{derived, settings};
 use flake_core::Error;
 use pgrx::prelude::*;
 use std::cell::Cell;

@@ -23,8 +23,8 @@
 //! - A standby generates only while it knows its primary preloads pg_flake
 //!   ([`crate::marks::primary`]): only then do the primary's nodes reach it.
 
-use crate::marks::Marks;
 use crate::marks::wal;
+use crate::marks::Marks;
 use flake_core::lineage::{Added, Clash};
 use std::fs::OpenOptions;
 use std::io::{self, Read, Write};

@@ -29,10 +29,10 @@ pub mod format_setting;
 pub mod lineage;
 mod setting;
 
-use crate::plumbing::errors::OrRaise;
-use crate::plumbing::derived::{self, Derived};
-use crate::plumbing::settings::FormatSetting;
 use crate::marks::wal;
+use crate::plumbing::derived::Derived;
+use crate::plumbing::errors::OrRaise;
+use crate::plumbing::settings::FormatSetting;
 use citus::{citus_node, CitusNode};
 use flake_core::lease::{self as lease_core, LeaseFormat};
 use flake_core::lineage::Clash;
@@ -152,8 +152,8 @@ impl NodeField {
                 "Preload pg_flake (shared_preload_libraries) on the primary and on this standby, then give the standby a pg_flake.node no other server uses.".into(),
             ));
         }
-        let lineage = lineage::read(self.format)
-            .unwrap_or_else(|e| crate::generation::marks::failed(self.format, e));
+        let lineage =
+            lineage::read(self.format).unwrap_or_else(|e| crate::marks::failed(self.format, e));
         let node = identity.node;
         let clash = lineage.check(node);
         let primary = || {
@@ -245,7 +245,7 @@ impl NodeField {
                     .unwrap_or_default();
                 crate::plumbing::errors::raise(self.own_full(node, &own));
             }
-            Err(e) => crate::generation::marks::failed(self.format, e),
+            Err(e) => crate::marks::failed(self.format, e),
         }
         self.announced.store(key, Ordering::Relaxed);
     }

@@ -12,13 +12,14 @@ pub mod derived;
 pub mod dsm_claim;
 pub mod errors;
 pub mod ffi;
+pub mod fmgr;
+pub mod log_secret;
 pub mod native_type;
 pub mod numeric;
 #[cfg(any(test, feature = "pg_test"))]
 pub mod pg_test_support;
 pub mod random;
 pub mod record;
-pub mod log_secret;
 pub mod settings;
 pub mod shared_memory;
 pub mod spinlock;

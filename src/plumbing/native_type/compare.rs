@@ -5,8 +5,8 @@
 //! their arguments, so they run without `#[pg_guard]`.
 
 use super::datum::{bytes_at, key_at};
-use crate::plumbing::c_function::arg;
 use crate::plumbing::ffi::{hash_bytes, hash_bytes_extended};
+use crate::plumbing::fmgr::arg;
 use flake_core::FlakeId;
 use pgrx::pg_sys;
 use std::ffi::c_int;
@@ -130,7 +130,7 @@ macro_rules! compare_functions {
     // Comparisons of the two arguments' keys.
     (@plain $core:ty, $sql:ident, $($suffix:ident $symbol:ident: |$a:ident, $b:ident| $body:expr),*) => {
         $(
-            $crate::plumbing::c_function::symbol_of!($sql, $suffix, $symbol);
+            $crate::plumbing::fmgr::symbol_of!($sql, $suffix, $symbol);
 
             #[no_mangle]
             pub unsafe extern "C-unwind" fn $symbol(
@@ -146,13 +146,13 @@ macro_rules! compare_functions {
                 ::pgrx::pg_sys::Datum::from($body)
             }
 
-            $crate::plumbing::c_function::finfo!($symbol);
+            $crate::plumbing::fmgr::finfo!($symbol);
         )*
     };
     // The functions of this module, each called with the call's fcinfo.
     (@calls $core:ty, $sql:ident, $($suffix:ident $symbol:ident => $function:ident),*) => {
         $(
-            $crate::plumbing::c_function::symbol_of!($sql, $suffix, $symbol);
+            $crate::plumbing::fmgr::symbol_of!($sql, $suffix, $symbol);
 
             #[no_mangle]
             pub unsafe extern "C-unwind" fn $symbol(
@@ -163,7 +163,7 @@ macro_rules! compare_functions {
                 unsafe { $crate::plumbing::native_type::compare::$function::<$core>(fcinfo) }
             }
 
-            $crate::plumbing::c_function::finfo!($symbol);
+            $crate::plumbing::fmgr::finfo!($symbol);
         )*
     };
 }

@@ -140,9 +140,9 @@ macro_rules! datum_traits {
         impl ::pgrx::IntoDatum for $name {
             #[inline]
             fn into_datum(self) -> Option<::pgrx::pg_sys::Datum> {
-                Some($crate::plumbing::native_type::datum_of(::flake_core::FlakeId::bytes(
-                    &self.0,
-                )))
+                Some($crate::plumbing::native_type::datum::datum_of(
+                    ::flake_core::FlakeId::bytes(&self.0),
+                ))
             }
             fn type_oid() -> ::pgrx::pg_sys::Oid {
                 ::pgrx::wrappers::rust_regtypein::<Self>()
@@ -156,8 +156,9 @@ macro_rules! datum_traits {
                 is_null: bool,
                 _typoid: ::pgrx::pg_sys::Oid,
             ) -> Option<Self> {
-                (!is_null)
-                    .then(|| $name(unsafe { $crate::plumbing::native_type::datum::value_at::<$core>(datum) }))
+                (!is_null).then(|| {
+                    $name(unsafe { $crate::plumbing::native_type::datum::value_at::<$core>(datum) })
+                })
             }
         }
 
@@ -180,7 +181,9 @@ macro_rules! datum_traits {
                 self,
                 fcinfo: &mut ::pgrx::callconv::FcInfo<'fcx>,
             ) -> ::pgrx::datum::Datum<'fcx> {
-                let datum = $crate::plumbing::native_type::datum_of(::flake_core::FlakeId::bytes(&self.0));
+                let datum = $crate::plumbing::native_type::datum::datum_of(
+                    ::flake_core::FlakeId::bytes(&self.0),
+                );
                 unsafe { fcinfo.return_raw_datum(datum) }
             }
         }

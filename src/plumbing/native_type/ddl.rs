@@ -9,7 +9,7 @@
 
 use flake_core::FlakeId;
 
-const TEMPLATE: &str = include_str!("../../sql/native_type.sql.in");
+const TEMPLATE: &str = include_str!("../../../sql/native_type.sql.in");
 
 /// The format module of `T`: `flake_core::<module>::<Type>`, the same in both crates.
 fn module<T: FlakeId>() -> &'static str {

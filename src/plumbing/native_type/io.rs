@@ -7,8 +7,8 @@
 //! instead of raised, and the function returns nothing.
 
 use super::datum::{bytea_datum, datum_of, text_datum, value_at, varlena_bytes};
-use crate::plumbing::c_function::arg;
 use crate::plumbing::errors::raise;
+use crate::plumbing::fmgr::arg;
 use flake_core::{Error, FlakeId};
 use pgrx::pg_sys;
 use std::ffi::CStr;
@@ -185,7 +185,7 @@ mod tests {
         let range = PgSqlErrorCode::ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE as i32;
         macro_rules! check {
             ($ty:ty) => {{
-                use crate::plumbing::native_type::FromBinary;
+                use crate::plumbing::native_type::io::FromBinary;
                 use flake_core::FlakeId;
                 let name = <$ty>::TYPE_NAME;
                 let short = [1u8, 2, 3];
@@ -232,13 +232,13 @@ mod tests {
 /// `<sql>_from_bytea_wrapper` of the type section of `sql/<format>.sql`.
 macro_rules! io_functions {
     ($core:ty, $sql:ident, $in:ident, $out:ident, $recv:ident, $send:ident, $to_bytea:ident, $from_bytea:ident) => {
-        $crate::plumbing::native_type::guarded_functions!($sql,
-            _in $in => io::input::<$core>,
-            _out $out => io::output::<$core>,
-            _recv $recv => io::receive::<$core>,
-            _send $send => io::to_bytea::<$core>,
-            _to_bytea $to_bytea => io::to_bytea::<$core>,
-            _from_bytea $from_bytea => io::from_bytea::<$core>
+        $crate::plumbing::fmgr::guarded_functions!($sql,
+            _in $in => $crate::plumbing::native_type::io::input::<$core>,
+            _out $out => $crate::plumbing::native_type::io::output::<$core>,
+            _recv $recv => $crate::plumbing::native_type::io::receive::<$core>,
+            _send $send => $crate::plumbing::native_type::io::to_bytea::<$core>,
+            _to_bytea $to_bytea => $crate::plumbing::native_type::io::to_bytea::<$core>,
+            _from_bytea $from_bytea => $crate::plumbing::native_type::io::from_bytea::<$core>
         );
     };
 }

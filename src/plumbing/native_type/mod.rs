@@ -57,38 +57,45 @@ macro_rules! native_type {
         pub struct $name(pub $core);
 
         $crate::plumbing::native_type::datum::datum_traits!($name, $core, $sql);
-        $crate::plumbing::native_type::io::io_functions!($core, $sql,
-            $in, $out, $recv, $send, $to_bytea, $from_bytea);
-        $crate::plumbing::native_type::compare::compare_functions!($core, $sql,
-            $eq, $ne, $lt, $le, $gt, $ge, $cmp,
-            $smaller, $larger, $hash, $hash_extended, $minmax_multi_distance);
-        $crate::plumbing::native_type::sortsupport::sortsupport_function!($core, $sql, $sortsupport);
+        $crate::plumbing::native_type::io::io_functions!(
+            $core,
+            $sql,
+            $in,
+            $out,
+            $recv,
+            $send,
+            $to_bytea,
+            $from_bytea
+        );
+        $crate::plumbing::native_type::compare::compare_functions!(
+            $core,
+            $sql,
+            $eq,
+            $ne,
+            $lt,
+            $le,
+            $gt,
+            $ge,
+            $cmp,
+            $smaller,
+            $larger,
+            $hash,
+            $hash_extended,
+            $minmax_multi_distance
+        );
+        $crate::plumbing::native_type::sortsupport::sortsupport_function!(
+            $core,
+            $sql,
+            $sortsupport
+        );
         #[cfg(skip_support)]
-        $crate::plumbing::native_type::skipsupport::skipsupport_function!($core, $sql, $skipsupport);
+        $crate::plumbing::native_type::skipsupport::skipsupport_function!(
+            $core,
+            $sql,
+            $skipsupport
+        );
         #[cfg(not(skip_support))]
-        $crate::plumbing::c_function::symbol_of!($sql, _skipsupport, $skipsupport);
+        $crate::plumbing::fmgr::symbol_of!($sql, _skipsupport, $skipsupport);
     };
 }
 pub(crate) use native_type;
-
-/// Version-1 functions `$symbol` (`<sql><suffix>_wrapper`) that call
-/// `$module::$function` for the type `$core` under `#[pg_guard]` (they may
-/// raise ERRORs or allocate), with their `pg_finfo_` records.
-macro_rules! guarded_functions {
-    ($sql:ident, $($suffix:ident $symbol:ident => $module:ident :: $function:ident :: <$core:ty>),*) => {
-        $(
-            $crate::plumbing::c_function::symbol_of!($sql, $suffix, $symbol);
-
-            #[::pgrx::pg_guard]
-            #[no_mangle]
-            pub unsafe extern "C-unwind" fn $symbol(
-                fcinfo: ::pgrx::pg_sys::FunctionCallInfo,
-            ) -> ::pgrx::pg_sys::Datum {
-                unsafe { $crate::plumbing::native_type::$module::$function::<$core>(fcinfo) }
-            }
-
-            $crate::plumbing::c_function::finfo!($symbol);
-        )*
-    };
-}
-pub(crate) use guarded_functions;

@@ -3,7 +3,7 @@
 //! column as it does for `uuid` (docs/sql-reference.md "What every native type has").
 
 use super::datum::{datum_of, key_at};
-use crate::plumbing::c_function::arg;
+use crate::plumbing::fmgr::arg;
 use flake_core::FlakeId;
 use pgrx::pg_sys;
 
@@ -74,7 +74,7 @@ pub unsafe fn skipsupport<T: FlakeId>(fcinfo: pg_sys::FunctionCallInfo) -> pg_sy
 /// the `DO $skip_support$` block of `sql/<format>.sql`.
 macro_rules! skipsupport_function {
     ($core:ty, $sql:ident, $symbol:ident) => {
-        $crate::plumbing::native_type::guarded_functions!($sql, _skipsupport $symbol => skipsupport::skipsupport::<$core>);
+        $crate::plumbing::fmgr::guarded_functions!($sql, _skipsupport $symbol => $crate::plumbing::native_type::skipsupport::skipsupport::<$core>);
     };
 }
 pub(crate) use skipsupport_function;

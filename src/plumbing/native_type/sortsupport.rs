@@ -4,8 +4,8 @@
 //! `flake_core::sortkey`).
 
 use super::datum::key_at;
-use crate::plumbing::c_function::arg;
 use crate::plumbing::ffi::ssup_datum_unsigned_cmp;
+use crate::plumbing::fmgr::arg;
 use flake_core::sortkey::Abbreviator;
 use flake_core::FlakeId;
 use pgrx::pg_sys;
@@ -100,7 +100,7 @@ pub unsafe fn sortsupport<T: FlakeId>(fcinfo: pg_sys::FunctionCallInfo) -> pg_sy
 /// under `#[pg_guard]`: the symbol `<sql>_sortsupport_wrapper`.
 macro_rules! sortsupport_function {
     ($core:ty, $sql:ident, $symbol:ident) => {
-        $crate::plumbing::native_type::guarded_functions!($sql, _sortsupport $symbol => sortsupport::sortsupport::<$core>);
+        $crate::plumbing::fmgr::guarded_functions!($sql, _sortsupport $symbol => $crate::plumbing::native_type::sortsupport::sortsupport::<$core>);
     };
 }
 pub(crate) use sortsupport_function;
