@@ -62,6 +62,9 @@ fn write_symbol_checks() {
         })
         .collect();
     files.sort();
+    println!("cargo::rerun-if-changed=src");
+    let rust = rust_sources("src");
+    check_doc_aliases(&rust);
     for path in files {
         println!("cargo::rerun-if-changed={}", path.display());
         let sql = std::fs::read_to_string(&path).expect("read a SQL file");
@@ -74,15 +77,81 @@ fn write_symbol_checks() {
             "// From sql/{name}.sql by build.rs (write_symbol_checks).\nconst _: () = {{\n"
         );
         for (symbol, cfg) in c_symbols(&sql) {
+            require_written_whole(&symbol, &name, &rust);
             if let Some(cfg) = cfg {
                 check += &format!("    #[cfg({cfg})]\n");
             }
             check += &format!(
-                "    crate::c_function::version_1_function({symbol}, pg_finfo_{symbol});\n"
+                "    crate::plumbing::fmgr::version_1_function({symbol}, pg_finfo_{symbol});\n"
             );
         }
         check += "};\n";
         std::fs::write(out.join(format!("{name}.rs")), check).expect("write a symbol check");
+    }
+}
+
+/// Every Rust file under `dir`, with its path and text.
+fn rust_sources(dir: &str) -> Vec<(String, String)> {
+    let mut sources = Vec::new();
+    for entry in std::fs::read_dir(dir).expect("read a source directory") {
+        let path = entry.expect("a directory entry").path();
+        if path.is_dir() {
+            sources.extend(rust_sources(&path.to_string_lossy()));
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            let text = std::fs::read_to_string(&path).expect("read a Rust file");
+            sources.push((path.to_string_lossy().into_owned(), text));
+        }
+    }
+    sources
+}
+
+/// Whether `text` holds `word` with no identifier character on either side.
+fn has_word(text: &str, word: &str) -> bool {
+    let is_ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    text.match_indices(word).any(|(at, _)| {
+        !text[..at].ends_with(is_ident) && !text[at + word.len()..].starts_with(is_ident)
+    })
+}
+
+/// Every symbol a SQL file names is written whole in the Rust that defines
+/// it, so that grep leads from the SQL to the code (docs/development.md "A
+/// walk through one call"): as a `c_function!`'s or `native_type!`'s name,
+/// or as the `#[doc(alias)]` of the `#[pg_extern]` function pgrx names so.
+fn require_written_whole(symbol: &str, sql_file: &str, rust: &[(String, String)]) {
+    if !rust.iter().any(|(_, text)| has_word(text, symbol)) {
+        panic!(
+            "sql/{sql_file}.sql names the symbol {symbol}, which no file under src/ writes whole: \
+             give its c_function! that name, list it in its native_type!, or put \
+             #[doc(alias = \"{symbol}\")] on its #[pg_extern] function"
+        );
+    }
+}
+
+/// A `#[doc(alias = "<name>_wrapper")]` stands on the function `<name>`,
+/// whose symbol pgrx makes `<name>_wrapper`: an alias can name no other.
+fn check_doc_aliases(rust: &[(String, String)]) {
+    const ALIAS: &str = "#[doc(alias = \"";
+    for (path, text) in rust {
+        let lines: Vec<&str> = text.lines().collect();
+        for (at, line) in lines.iter().enumerate() {
+            let Some(alias) = line.trim().strip_prefix(ALIAS) else {
+                continue;
+            };
+            let alias = alias.trim_end_matches("\")]");
+            let function = lines[at + 1..]
+                .iter()
+                .map(|l| l.trim())
+                .find(|l| l.starts_with("fn ") || l.starts_with("pub fn "))
+                .and_then(|l| l.split(['(', '<']).next())
+                .map(|l| {
+                    l.trim_start_matches("pub ")
+                        .trim_start_matches("fn ")
+                        .to_string()
+                });
+            if function.map(|f| f + "_wrapper").as_deref() != Some(alias) {
+                panic!("{path}:{}: #[doc(alias = \"{alias}\")] is not on the function pgrx names {alias}", at + 1);
+            }
+        }
     }
 }
 

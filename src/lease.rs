@@ -4,11 +4,11 @@
 //! server's own node for each format, the session's role, and how to wait
 //! for the synchronous standbys the way marks do (src/wal.rs).
 
-use crate::c_function::sql_file;
-use crate::errors::{raise, OrRaise};
+use crate::formats;
 use crate::node::lease_range;
-use crate::registry;
-use crate::settings::{self, Definition, Plain};
+use crate::plumbing::c_function::sql_file;
+use crate::plumbing::errors::{raise, OrRaise};
+use crate::plumbing::settings::{self, Definition, Plain};
 use flake_core::lease::{self as lease_core, LeaseFormat};
 use pgrx::guc::{GucContext, GucFlags, GucSetting};
 use pgrx::prelude::*;
@@ -45,6 +45,7 @@ pub fn define_settings() {
 /// server's own node for it lies in the range (it would generate the IDs
 /// a lease holder makes). Declared in `sql/leases.sql` (EXECUTE revoked
 /// from PUBLIC), hence `sql = false`.
+#[doc(alias = "pg_flake_lease_range_wrapper")]
 #[pg_extern(sql = false)]
 fn pg_flake_lease_range(
     format: &str,
@@ -60,7 +61,7 @@ fn pg_flake_lease_range(
     let Some(range) = lease_range(format) else {
         raise(lease_core::nothing_reserved(format));
     };
-    let field = registry::FORMATS
+    let field = formats::FORMATS
         .iter()
         .flat_map(|f| f.nodes.iter())
         .find(|field| field.lease_format() == Some(format));
@@ -84,6 +85,7 @@ fn pg_flake_lease_range(
 /// DEFINER` function on the way, which is `current_user` in there (every
 /// lease function is one). Declared in `sql/leases.sql` (EXECUTE revoked
 /// from PUBLIC).
+#[doc(alias = "pg_flake_lease_role_wrapper")]
 #[pg_extern(sql = false)]
 fn pg_flake_lease_role() -> String {
     // SAFETY: the name of an existing role (noerr = false raises for a
@@ -119,9 +121,10 @@ fn pg_flake_lease_role() -> String {
 /// statement can take, released here, never held to the end of a caller's
 /// transaction). Declared in `sql/leases.sql` (EXECUTE revoked from
 /// PUBLIC).
+#[doc(alias = "pg_flake_lease_promise_wrapper")]
 #[pg_extern(sql = false)]
 fn pg_flake_lease_promise(fence: pg_sys::Oid, expires: pgrx::datum::TimestampWithTimeZone) {
-    let until = crate::time::unix_micros(expires, "timestamp with time zone", "finite");
+    let until = crate::plumbing::time::unix_micros(expires, "timestamp with time zone", "finite");
     let lock = pg_sys::ExclusiveLock as pg_sys::LOCKMODE;
     // SAFETY: an object lock tagged with the fence's OID as its class, a
     // tag no SQL statement takes (DDL tags catalog classes); released
@@ -137,7 +140,7 @@ fn pg_flake_lease_promise(fence: pg_sys::Oid, expires: pgrx::datum::TimestampWit
     // SAFETY: the lock taken above.
     unsafe { pg_sys::UnlockDatabaseObject(fence, pg_sys::InvalidOid, 0, lock) };
     if let Err(e) = set {
-        crate::errors::internal(format!("pg_flake: cannot raise the lease fence: {e}"));
+        crate::plumbing::errors::internal(format!("pg_flake: cannot raise the lease fence: {e}"));
     }
     // SAFETY: the end of this backend's last WAL record (the setval above),
     // flushed as any commit flushes its record.
@@ -146,7 +149,7 @@ fn pg_flake_lease_promise(fence: pg_sys::Oid, expires: pgrx::datum::TimestampWit
         pg_sys::XLogFlush(end);
         end
     };
-    crate::wal::wait_for_synchronous_standbys(end);
+    crate::marks::wal::wait_for_synchronous_standbys(end);
 }
 
 // The table, the functions and the view (plain SQL; the 0.3.0 → 0.4.0

@@ -1,71 +1,45 @@
 //! pg_flake: the flake family of distributed, time-sortable identifiers as
 //! native PostgreSQL types. This crate is the thin SQL layer over
-//! `flake-core`, in three layers whose imports run one way, downwards
-//! (docs/development.md "Layout and tests"):
-//! - the top: this file, `registry` (the list of formats) and `state`
-//!   (the SQL functions that report on every generator and node);
-//! - the formats, one module each, with the same names as the core's;
-//! - the mechanisms they use, which know no format.
+//! `flake-core`: a top and five folders below it, whose imports run one way,
+//! down, with no circle (docs/development.md "Layout and tests"):
+//! - the top: this file (`_PG_init`), `state` (the SQL functions that report
+//!   on every generator and node) and `lease` (the lease functions);
+//! - `formats`: one module per format, with the same names as the core's,
+//!   and the registry that lists them;
+//! - `generation`: the coordination-based generators as a server runs them;
+//! - `node`: which node this server is, for every format;
+//! - `marks`: the durable marks, in files and in the WAL;
+//! - `plumbing`: what every floor stands on and which knows no format (C
+//!   functions, native types, errors, settings, shared memory).
 
 use pgrx::prelude::*;
 
 mod lease;
-mod registry;
 mod state;
 
-mod alphanumeric;
-mod distributed_id;
-mod distributed_id128;
-mod flaxid;
-mod kuid;
-mod public_id;
-mod siq;
-mod sno;
-mod snowflake;
-
-mod backend_local;
-mod c_function;
-mod clock;
-#[cfg(named_dsm)]
-mod dsm_claim;
-mod errors;
-mod ffi;
-mod format;
-mod generator;
-mod lineage;
+mod formats;
+mod generation;
 mod marks;
-mod native_type;
 mod node;
-mod numeric;
-mod primary;
-mod random;
-mod record;
-mod settings;
-mod shared_memory;
-mod spinlock;
-mod time;
-mod wal;
-
-#[cfg(any(test, feature = "pg_test"))]
-mod pg_test_support;
+mod plumbing;
 
 ::pgrx::pg_module_magic!();
 
 #[pg_guard]
 pub extern "C-unwind" fn _PG_init() {
-    settings::note_preloading();
-    generator::define_settings();
+    plumbing::settings::note_preloading();
+    generation::define_settings();
     node::define_settings();
     lease::define_settings();
-    for format in registry::FORMATS {
+    for format in formats::FORMATS {
         (format.init)();
     }
-    settings::reserve_prefix();
+    plumbing::settings::reserve_prefix();
     // Preloaded: shared mode (docs/operations.md "Shared mode") and marks in the WAL.
-    if settings::preloaded() {
-        wal::register(generator::learn);
+    if plumbing::settings::preloaded() {
+        marks::wal::register(generation::learn);
     }
-    generator::register(registry::generators());
+    generation::register(formats::generators());
 }
 
 /// Required by `cargo pgrx test`.

@@ -11,9 +11,9 @@
 //! - `pg_flake_set_mark(format, mark)`: a superuser moves a format's mark
 //!   deliberately (docs/guarantees.md "Restarts, crashes and the clock").
 
-use crate::c_function::sql_file;
-use crate::registry;
-use crate::time;
+use crate::formats;
+use crate::plumbing::c_function::sql_file;
+use crate::plumbing::time;
 use flake_core::ErrorKind;
 use pgrx::datum::Interval;
 use pgrx::prelude::*;
@@ -23,7 +23,7 @@ sql_file!("../sql/state.sql", name = "state", requires = ["public_id"]);
 /// The state of every generator in use, as the rows of
 /// `pg_flake_generator_state()` (without its last three columns in 0.1.0).
 fn state_rows() -> impl Iterator<Item = StateRow> {
-    registry::generators()
+    formats::generators()
         .flat_map(|generator| generator.state_rows())
         .map(|r| {
             let (assignment, state) = (r.sequencer.assignment, r.sequencer.state);
@@ -72,6 +72,7 @@ struct StateRow {
 // pgrx reads the column names from the tuple in the signature itself, so
 // the row type cannot be a type alias.
 #[allow(clippy::type_complexity)]
+#[doc(alias = "generator_state_wrapper")]
 #[pg_extern(sql = false)]
 fn generator_state() -> TableIterator<
     'static,
@@ -120,6 +121,7 @@ fn generator_state() -> TableIterator<
 /// symbol with 13 OUT columns: a database made at 0.1.0 keeps it until
 /// `ALTER EXTENSION pg_flake UPDATE` (docs/operations.md "Versions").
 #[allow(clippy::type_complexity)]
+#[doc(alias = "pg_flake_generator_state_wrapper")]
 #[pg_extern(sql = false)]
 fn pg_flake_generator_state() -> TableIterator<
     'static,
@@ -158,6 +160,7 @@ fn pg_flake_generator_state() -> TableIterator<
     }))
 }
 
+#[doc(alias = "pg_flake_node_wrapper")]
 #[pg_extern(sql = false)]
 fn pg_flake_node() -> TableIterator<
     'static,
@@ -168,7 +171,7 @@ fn pg_flake_node() -> TableIterator<
         name!(problem, Option<String>),
     ),
 > {
-    let rows: Vec<_> = registry::FORMATS
+    let rows: Vec<_> = formats::FORMATS
         .iter()
         .flat_map(|format| format.nodes.iter())
         .map(|field| match field.identity() {
@@ -202,11 +205,12 @@ fn pg_flake_node() -> TableIterator<
 /// the operator's deliberate step of docs/guarantees.md "Restarts, crashes and the
 /// clock". Logged as a WARNING with the old and new marks and the user.
 /// Returns the start of the new mark's unit.
+#[doc(alias = "pg_flake_set_mark_wrapper")]
 #[pg_extern(sql = false)]
 fn pg_flake_set_mark(format: &str, mark: TimestampWithTimeZone) -> TimestampWithTimeZone {
     // SAFETY: reads the current user's role attributes.
     if !unsafe { pg_sys::superuser() } {
-        crate::errors::raise(flake_core::Error::refused(
+        crate::plumbing::errors::raise(flake_core::Error::refused(
             ErrorKind::InsufficientPrivilege,
             "permission denied to set a pg_flake mark",
             "Only a superuser may move a mark: a mark set too low lets IDs repeat.",
@@ -220,12 +224,12 @@ fn pg_flake_set_mark(format: &str, mark: TimestampWithTimeZone) -> TimestampWith
     // microsecond, so that marking "the highest stored ID's time" marks
     // that ID's unit (docs/sql-reference.md "pg_flake_set_mark").
     let last_nanos_of_micro = unix_micros.saturating_mul(1000).saturating_add(999);
-    let Some((old, new, start_nanos)) = crate::generator::set_mark(format, last_nanos_of_micro)
+    let Some((old, new, start_nanos)) = crate::generation::set_mark(format, last_nanos_of_micro)
     else {
-        crate::errors::raise(flake_core::Error::InvalidParameter {
+        crate::plumbing::errors::raise(flake_core::Error::InvalidParameter {
             message: format!(
                 "pg_flake_set_mark: \"{format}\" is not a coordination-based format; accepted: {}",
-                registry::generators()
+                formats::generators()
                     .map(|g| g.format())
                     .collect::<Vec<_>>()
                     .join(", ")
@@ -233,7 +237,7 @@ fn pg_flake_set_mark(format: &str, mark: TimestampWithTimeZone) -> TimestampWith
         });
     };
     let new_time = time::timestamp((start_nanos.div_euclid(1000)) as i64);
-    crate::errors::warn(
+    crate::plumbing::errors::warn(
         format!(
             "pg_flake: the {format} mark was set to unit {new} ({new_time}) by {}, deliberately; it was {}",
             current_user(),
@@ -262,8 +266,8 @@ fn current_user() -> String {
 #[cfg(any(test, feature = "pg_test"))]
 #[pg_schema]
 mod tests {
-    use crate::pg_test_support::text_of;
-    use crate::registry;
+    use crate::formats;
+    use crate::plumbing::pg_test_support::text_of;
     use pgrx::prelude::*;
 
     // This test server does not preload pg_flake: per-backend generators.
@@ -284,16 +288,16 @@ mod tests {
     /// coordination-based one then has its rows in the state function.
     #[pg_test]
     fn every_registered_generator_generates_and_reports() {
-        for format in registry::FORMATS {
+        for format in formats::FORMATS {
             for generate in format.generate {
                 let distinct = Spi::get_one::<i64>(&format!(
                     "SELECT count(DISTINCT id) FROM (SELECT {generate} AS id \
                      FROM generate_series(1, 1000)) s"
                 ));
-                assert_eq!(distinct.unwrap(), Some(1000), "{generate}");
+                assert_eq!(distinct.unwrap(), Some(1000), "{}: {generate}", format.name);
             }
         }
-        for generator in registry::generators() {
+        for generator in formats::generators() {
             let rows = Spi::get_one::<i64>(&format!(
                 "SELECT count(*) FROM pg_flake_generator_state() WHERE format = '{}'",
                 generator.format()
@@ -306,7 +310,7 @@ mod tests {
     /// identity on a server without settings or Citus.
     #[pg_test]
     fn every_node_field_reports_its_identity() {
-        for format in registry::FORMATS {
+        for format in formats::FORMATS {
             for field in format.nodes {
                 let source = Spi::get_one::<String>(&format!(
                     "SELECT source FROM pg_flake_node() WHERE format = '{}'",

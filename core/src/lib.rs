@@ -38,41 +38,18 @@ pub mod kuid;
 pub mod leased;
 pub mod numeric;
 pub mod public_id;
+mod registry;
 pub mod siq;
 pub mod sno;
 pub mod snowflake;
 
 pub use error::{Error, ErrorKind, Result};
 
-/// The registry of native types: every fixed-length identifier type (each a
-/// SQL type of the extension), in one place, for code that does something
-/// for each of them. `for_each_native_type!(callback)` expands to
-/// `callback!(flake_core::sno::Sno); callback!(flake_core::siq::Siq); …`.
-/// A new native type is added here and nowhere else in the core.
-#[macro_export]
-macro_rules! for_each_native_type {
-    ($callback:ident) => {
-        $callback!($crate::sno::Sno);
-        $callback!($crate::siq::Siq);
-        $callback!($crate::distributed_id::DistributedId);
-        $callback!($crate::flaxid::FlaxId);
-        $callback!($crate::kuid::Kuid96);
-    };
-}
-
-/// The registry of coordination-based generators (docs/guarantees.md "Guarantees"):
-/// `for_each_slot_generator!(callback)` expands to
-/// `callback!(flake_core::sno::SnoGenerator); …`, each a
-/// [`generator::SlotGenerator`].
-#[macro_export]
-macro_rules! for_each_slot_generator {
-    ($callback:ident) => {
-        $callback!($crate::sno::SnoGenerator);
-        $callback!($crate::siq::SiqGenerator);
-        $callback!($crate::snowflake::SnowflakeGenerator);
-        $callback!($crate::kuid::Kuid64Generator);
-        $callback!($crate::kuid::Kuid96Generator);
-    };
+/// Every identifier type can be abbreviated in a sort
+/// ([`sortkey::Abbreviator`]).
+impl<T: FlakeId> sortkey::Abbreviated for T {
+    const LEN: usize = <T as FlakeId>::LEN;
+    const ABBREVIATION: sortkey::Abbreviation = <T as FlakeId>::ABBREVIATION;
 }
 
 /// Room for the longest canonical text of any [`FlakeId`] type (SIQ's 29

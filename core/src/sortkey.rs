@@ -2,7 +2,6 @@
 //! of up to 128 bits, for sorts that compare the summaries first and the full
 //! values only on ties (PostgreSQL's abbreviated keys).
 
-use crate::FlakeId;
 use std::cmp::Ordering;
 use std::marker::PhantomData;
 
@@ -155,7 +154,8 @@ pub fn abbreviation_of(value: u128, base: u128, field: Option<ServerField>) -> u
     abbreviation(key(value, base, field), key(base, base, field))
 }
 
-/// How a format's values are abbreviated in a sort ([`crate::FlakeId::ABBREVIATION`]).
+/// How a format's values are abbreviated in a sort (each format's
+/// `FlakeId::ABBREVIATION`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Abbreviation {
     /// The value's first 64 bits, or its last 64 in a sort whose first
@@ -229,6 +229,14 @@ impl ServerField {
     }
 }
 
+/// What an [`Abbreviator`] needs of a format: its length in bytes and how
+/// its values are abbreviated. Every `FlakeId` has them (`lib.rs`), so that
+/// this module, which `lib.rs` uses, need not know that trait.
+pub trait Abbreviated {
+    const LEN: usize;
+    const ABBREVIATION: Abbreviation;
+}
+
 /// The abbreviations of one sort of `T` values (their big-endian bytes as
 /// integers), in `T`'s [`Abbreviation`], with what the base contributes
 /// worked out once.
@@ -245,7 +253,7 @@ pub struct Abbreviator<T> {
     format: PhantomData<T>,
 }
 
-impl<T: FlakeId> Abbreviator<T> {
+impl<T: Abbreviated> Abbreviator<T> {
     #[inline(always)]
     pub fn new(base: u128) -> Self {
         let mut abbreviator = Abbreviator {

@@ -2,8 +2,8 @@
 //! without linking to Citus (docs/operations.md "Several servers"): the
 //! node a server takes when `pg_flake.node` is unset.
 
-use crate::errors::raise;
-use crate::settings;
+use crate::plumbing::derived;
+use crate::plumbing::errors::raise;
 use flake_core::Error;
 use pgrx::prelude::*;
 use std::cell::Cell;
@@ -107,12 +107,12 @@ fn register_invalidation() {
             .is_some_and(|r| relid == pg_sys::InvalidOid || r.relids.contains(&relid));
         if concerned {
             CITUS.set(None);
-            settings::identity_changed();
+            derived::identity_changed();
         }
     }
     unsafe extern "C-unwind" fn forget_class(_arg: pg_sys::Datum, _cacheid: i32, _hash: u32) {
         CITUS.set(None);
-        settings::identity_changed();
+        derived::identity_changed();
     }
     // SAFETY: registers backend-local callbacks that only clear a cache.
     // Citus invalidates its catalog relations' relcache entries when it

@@ -14,9 +14,9 @@
 //! identity, so it generates only with a `pg_flake.node` of its own, which
 //! is then its identity for every format, and only where it can show that
 //! node differs from its primary's (docs/operations.md "Standbys and failover",
-//! [`crate::lineage`]): pg_flake preloaded, here and, as a record of the
+//! [`crate::node::lineage`]): pg_flake preloaded, here and, as a record of the
 //! primary's current run replayed here shows, on the primary (so that its
-//! primary's marks and nodes reach it, [`crate::primary`]), a format with
+//! primary's marks and nodes reach it, [`crate::marks::primary`]), a format with
 //! a node field (never kuid64), a node other than every node its WAL line
 //! generated the format with, of which it knows at least one, and room for
 //! it among the standby's own nodes. A node copied with the primary's
@@ -25,11 +25,14 @@
 //! truncation.
 
 mod citus;
+pub mod format_setting;
+pub mod lineage;
 mod setting;
 
-use crate::errors::OrRaise;
-use crate::settings::{Derived, FormatSetting};
-use crate::{lineage, wal};
+use crate::marks::wal;
+use crate::plumbing::derived::Derived;
+use crate::plumbing::errors::OrRaise;
+use crate::plumbing::settings::FormatSetting;
 use citus::{citus_node, CitusNode};
 use flake_core::lease::{self as lease_core, LeaseFormat};
 use flake_core::lineage::Clash;
@@ -62,18 +65,6 @@ pub struct NodeField {
 
 /// [`NodeField::announced`] before the first announcement.
 const UNANNOUNCED: u64 = u64::MAX;
-
-/// The node this backend announced for `format` (for the mark records it
-/// writes), if it announced one as a primary.
-pub fn announced(format: &str) -> Option<u32> {
-    crate::registry::FORMATS
-        .iter()
-        .flat_map(|f| f.nodes.iter())
-        .find(|field| field.format == format)
-        .map(|field| field.announced.load(Ordering::Relaxed))
-        .filter(|&a| a >> 32 == 0)
-        .map(|a| a as u32)
-}
 
 /// Where a node number comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -114,6 +105,13 @@ impl NodeField {
         }
     }
 
+    /// The node this backend announced for the format (for the mark records
+    /// it writes), if it announced one as a primary.
+    pub fn announced(&self) -> Option<u32> {
+        let announced = self.announced.load(Ordering::Relaxed);
+        (announced >> 32 == 0).then_some(announced as u32)
+    }
+
     /// The identity this server generates `self.format` with (docs/operations.md
     /// "Several servers"), or why it must not generate it.
     pub fn identity(&self) -> Result<Identity, Error> {
@@ -135,7 +133,7 @@ impl NodeField {
     /// to differ from every node this server's WAL line generates the
     /// format with, now and later: the primary's nodes reach it (pg_flake
     /// preloaded here, and known to be preloaded on the primary,
-    /// [`crate::primary`]), and recording the node as its own keeps every
+    /// [`crate::marks::primary`]), and recording the node as its own keeps every
     /// other of its own (docs/operations.md "Standbys and failover").
     fn check_lineage(&self, identity: Identity) -> Result<(), Error> {
         let refusal = |reason: String, hint: String| {
@@ -154,8 +152,8 @@ impl NodeField {
                 "Preload pg_flake (shared_preload_libraries) on the primary and on this standby, then give the standby a pg_flake.node no other server uses.".into(),
             ));
         }
-        let lineage = lineage::read(self.format)
-            .unwrap_or_else(|e| crate::generator::marks_failed(self.format, e));
+        let lineage =
+            lineage::read(self.format).unwrap_or_else(|e| crate::marks::failed(self.format, e));
         let node = identity.node;
         let clash = lineage.check(node);
         let primary = || {
@@ -172,7 +170,7 @@ impl NodeField {
         if clash == Err(Clash::Primary) {
             return Err(primary());
         }
-        if !crate::primary::preloaded() {
+        if !crate::marks::primary::preloaded() {
             return Err(refusal(
                 "no pg_flake record of its primary's current run has been replayed here, so it cannot tell that the primary preloads pg_flake (without which the primary's node changes never reach it)".into(),
                 "Preload pg_flake on the primary (shared_preload_libraries, then restart it), then generate IDs of any coordination-based format on the primary: the mark record it writes within a second of generation tells this standby.".into(),
@@ -232,7 +230,7 @@ impl NodeField {
         // it writes a marks file, which the owning library's backends, an
         // older release among them, read in their own layout
         // (docs/operations.md "Versions").
-        crate::shared_memory::attach_dynamic();
+        crate::plumbing::shared_memory::attach_dynamic();
         let done = if in_recovery {
             lineage::adopt(self.format, node)
         } else {
@@ -245,9 +243,9 @@ impl NodeField {
                 let own = lineage::read(self.format)
                     .map(|l| l.own)
                     .unwrap_or_default();
-                crate::errors::raise(self.own_full(node, &own));
+                crate::plumbing::errors::raise(self.own_full(node, &own));
             }
-            Err(e) => crate::generator::marks_failed(self.format, e),
+            Err(e) => crate::marks::failed(self.format, e),
         }
         self.announced.store(key, Ordering::Relaxed);
     }
@@ -256,7 +254,7 @@ impl NodeField {
     /// identity's node as it is: [`identity_or_raise`](Self::identity_or_raise)
     /// and [`announce`](Self::announce) of its node. A primary works it out
     /// once per change of the settings or of Citus's catalog
-    /// ([`settings::identity_changed`]); a server in recovery for every ID
+    /// ([`derived::identity_changed`]); a server in recovery for every ID
     /// (its primary's nodes reach it by replay).
     #[inline(always)]
     pub fn generating_node(&self) -> u32 {

@@ -3,7 +3,8 @@
 //! themselves (docs/operations.md "Several servers", docs/sql-reference.md
 //! "Leases").
 
-use crate::settings::{self, Definition, IntSetting, Rejection, TextSetting};
+use crate::plumbing::derived;
+use crate::plumbing::settings::{self, Definition, IntSetting, Rejection, TextSetting};
 use flake_core::lease::{LeaseFormat, LeaseRanges, NodeRange, LEASE_FORMATS};
 use pgrx::guc::{GucContext, GucFlags, GucSetting};
 use std::ffi::CString;
@@ -44,7 +45,7 @@ struct NodeSetting;
 
 impl IntSetting for NodeSetting {
     fn assign(_node: i32) {
-        settings::identity_changed();
+        derived::identity_changed();
     }
 }
 
@@ -90,7 +91,7 @@ impl TextSetting for LeaseNodesSetting {
             let packed = ranges.range(format).map_or(NO_RANGE, pack);
             LEASE_RANGES[format.index()].store(packed, Ordering::Relaxed);
         }
-        settings::identity_changed();
+        derived::identity_changed();
     }
 }
 

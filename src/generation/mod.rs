@@ -1,0 +1,252 @@
+//! The coordination-based generators as a server runs them (docs/guarantees.md
+//! "Guarantees", "Shared mode"):
+//! - per backend, each backend owns one generator per format for its slot;
+//! - in shared mode, one generator per format for the whole server, in
+//!   shared memory behind a spinlock: when pg_flake is preloaded, and from
+//!   PostgreSQL 17 on also without preloading (a named DSM segment).
+//!
+//! Every generator keeps a durable mark ([`crate::marks`], and in the WAL
+//! when preloaded, [`crate::marks::wal`]): it never uses a unit above the mark
+//! before a higher mark is recorded, and it starts above the mark a previous
+//! run left, whatever the clock says.
+//!
+//! A format declares its generator as a `static` [`Generator`];
+//! the registry (`src/registry.rs`) lists them, and `_PG_init` hands that list
+//! to [`register`]. Nothing here knows the formats.
+
+mod backend;
+mod generator;
+mod recording;
+mod registry;
+mod set_mark;
+mod settings;
+mod shared;
+
+use crate::marks::{self, Marks};
+use crate::plumbing::clock::BackendClock;
+use crate::plumbing::errors::raise;
+use crate::plumbing::native_type::datum_of_key;
+use flake_core::clock::{Clock, ReadAhead};
+use flake_core::generator::{MarkedGenerator, SlotGenerator, SHARED_SLOT};
+use flake_core::sequencer::{Limits, Step};
+use flake_core::{Error, FlakeId};
+pub use generator::Generator;
+use pgrx::pg_sys;
+pub use registry::{learn, register, set_mark, Mode, ServerGenerator, StateRow};
+pub use settings::define_settings;
+use settings::max_lead_nanos;
+use shared::{backend_pid, finish_recording};
+use std::sync::atomic::Ordering;
+
+// --- modes ---------------------------------------------------------------------------
+
+/// One attempt's outcome without its error, which [`Attempt::of`] leaves
+/// in the caller's `failure`: the path of every ID then moves no
+/// `flake_core::Error`-sized `Result` out of the locked block
+/// (docs/BENCHMARKS.md "Generation profile").
+enum Attempt<T> {
+    /// The ID, and the unit a higher mark is due for, if one is.
+    Issued(T, Option<u64>),
+    Wait,
+    Extend(u64),
+    Failed,
+}
+
+impl<T> Attempt<T> {
+    #[inline(always)]
+    fn of(
+        result: flake_core::Result<Step<T>>,
+        failure: &mut Option<Error>,
+        extension_due: impl FnOnce() -> Option<u64>,
+    ) -> Self {
+        match result {
+            Ok(Step::Issued(id)) => Attempt::Issued(id, extension_due()),
+            Ok(Step::Wait) => Attempt::Wait,
+            Ok(Step::Extend(unit)) => Attempt::Extend(unit),
+            Err(e) => {
+                *failure = Some(e);
+                Attempt::Failed
+            }
+        }
+    }
+}
+
+/// Raises what [`Attempt::of`] left.
+#[cold]
+fn failed(failure: Option<Error>) -> ! {
+    raise(failure.unwrap_or_else(|| Error::Internal {
+        message: "pg_flake: a generator's attempt failed without an error".into(),
+    }))
+}
+
+impl<G: SlotGenerator> Generator<G> {
+    /// Runs `step` (one attempt of the generator's non-blocking
+    /// `try_generate`) until it issues an ID, pausing while a unit is used up
+    /// (at most one unit) and recording a higher mark when the generator
+    /// reaches its mark (docs/guarantees.md "Guarantees").
+    ///
+    /// In shared mode each attempt reads the clock, then holds the spinlock
+    /// for one step of the server's generator: arithmetic only (a second
+    /// clock reading if the first one turns out stale), nothing that can
+    /// wait, raise, panic or allocate on the success path. Pauses, errors
+    /// and the recording of marks come after the lock is released.
+    pub fn generate<T>(
+        &'static self,
+        mut step: impl FnMut(
+            &mut G,
+            &mut ReadAhead<BackendClock>,
+            &Limits,
+        ) -> flake_core::Result<Step<T>>,
+    ) -> T {
+        let mut clock = BackendClock::new();
+        let max_lead = max_lead_nanos();
+        // Written only where an attempt fails (see `Attempt`).
+        let mut failure = None;
+        if let Some(shared) = self.shared() {
+            loop {
+                let attempt = {
+                    let mut clock = ReadAhead::new(&mut clock);
+                    let mut generator = shared.generator.lock();
+                    let result = generator.try_generate(&mut clock, max_lead, &mut step);
+                    Attempt::of(result, &mut failure, || generator.extension_due())
+                };
+                match attempt {
+                    Attempt::Issued(id, due) => {
+                        if let Some(unit) = due {
+                            self.extend_shared(shared, unit, false);
+                        }
+                        return id;
+                    }
+                    Attempt::Wait => clock.pause(),
+                    Attempt::Extend(unit) => self.extend_shared(shared, unit, true),
+                    Attempt::Failed => failed(failure),
+                }
+            }
+        }
+        self.local.with_borrow_mut(|local| {
+            let local = local.get_or_insert_with(|| self.claim_slot());
+            loop {
+                let result = local.generator.try_generate(
+                    &mut ReadAhead::new(&mut clock),
+                    max_lead,
+                    &mut step,
+                );
+                match Attempt::of(result, &mut failure, || local.generator.extension_due()) {
+                    Attempt::Issued(id, due) => {
+                        if let Some(unit) = due {
+                            self.extend_local(local, unit, false);
+                        }
+                        return id;
+                    }
+                    Attempt::Wait => clock.pause(),
+                    Attempt::Extend(unit) => self.extend_local(local, unit, true),
+                    Attempt::Failed => failed(failure),
+                }
+            }
+        })
+    }
+
+    /// [`generate`](Self::generate) for a format of 9 to 16 bytes, into its
+    /// datum: the ID is carried as its [`FlakeId::key`] from the step to the
+    /// datum, in registers. As a byte array it went through memory twice on
+    /// the way, written in pieces and read back in 8-byte loads across them,
+    /// each load waiting for the stores (docs/BENCHMARKS.md "Generation
+    /// profile").
+    #[inline(always)]
+    pub fn generate_datum<I: FlakeId>(
+        &'static self,
+        step: impl FnMut(
+            &mut G,
+            &mut ReadAhead<BackendClock>,
+            &Limits,
+        ) -> flake_core::Result<Step<u128>>,
+    ) -> pg_sys::Datum {
+        datum_of_key::<I>(self.generate(step))
+    }
+
+    /// The generator with its mode, slot and number of slots: in shared mode
+    /// a copy of the server's (taken under the lock), else this backend's,
+    /// if it has been made.
+    fn snapshot(&self) -> Option<(Mode, (u32, u32), MarkedGenerator<G>)> {
+        match self.shared() {
+            Some(shared) => Some((Mode::Shared, SHARED_SLOT, *shared.generator.lock())),
+            None => self
+                .local
+                .with_borrow(|local| local.map(|l| (Mode::Backend, l.slot, l.generator))),
+        }
+    }
+}
+
+impl<G: SlotGenerator> ServerGenerator for Generator<G> {
+    fn format(&self) -> &'static str {
+        self.format
+    }
+
+    fn release_slot(&self) {
+        // As at shutdown: errors are not raised at exit.
+        if let Some(local) = self.local.with_borrow(|local| *local) {
+            let last = local.generator.generator().last_unit();
+            if let Ok(marks) = Marks::lock(self.format) {
+                let _ = marks.release(local.slot.0, last);
+            }
+        }
+    }
+
+    fn abandon_recording(&self) {
+        // The state this backend attached, if any: nothing is attached at
+        // exit.
+        // SAFETY: as in `shared`.
+        if let Some(shared) = unsafe { self.shared.load(Ordering::Acquire).as_ref() } {
+            if shared.recorder.load(Ordering::Relaxed) == backend_pid() {
+                finish_recording(shared);
+            }
+        }
+    }
+
+    fn learn(&self, mark: u64, node: Option<u32>) {
+        if let Some(shared) = self.shared() {
+            shared.generator.lock().learn(mark);
+        }
+        let learned = Marks::recover(self.format, mark).and_then(|marks| {
+            marks.extend(mark)?;
+            match node {
+                Some(node) => crate::node::lineage::replayed(&marks, self.format, node),
+                None => Ok(()),
+            }
+        });
+        if let Err(e) = learned {
+            marks::failed(self.format, e);
+        }
+    }
+
+    fn set_mark(&self, unix_nanos: i64) -> (Option<u64>, u64, i128) {
+        self.set_mark_now(unix_nanos)
+    }
+
+    fn set_from_wal(&self, mark: u64, node: Option<u32>) {
+        self.set_mark_from_wal(mark, node)
+    }
+
+    fn state_rows(&self) -> Vec<StateRow> {
+        let Some((mode, (slot, nslots), generator)) = self.snapshot() else {
+            return Vec::new();
+        };
+        generator
+            .generator()
+            .sequencers()
+            .into_iter()
+            // A shared generator exists from server start: it shows from
+            // then on (issued 0), with its mark, also while the clock is too
+            // far behind for it to issue anything.
+            .map(|sequencer| StateRow {
+                format: self.format,
+                mode,
+                slot,
+                nslots,
+                mark: generator.mark(),
+                mark_nanos: G::start_of(generator.mark()),
+                sequencer,
+            })
+            .collect()
+    }
+}
