@@ -18,8 +18,9 @@
 # then with fsync = on, not preloaded and preloaded, for the cost of durable
 # marks (docs/BENCHMARKS.md says what each part measures).
 #
-# Environment: PG_BIN; PG_FLAKE_BENCH_PORT (25440, PostgreSQL 15's: version V
-# listens on PG_FLAKE_BENCH_PORT + V - 15), or BENCH_PORT (this run's port);
+# Environment: PG_BIN; PG_FLAKE_BENCH_PORT (PostgreSQL 15's port, default
+# bench's in the port table scripts/ports.txt: version V listens on it moved
+# by the table's step), or BENCH_PORT (this run's port);
 # BENCH_DATA ($PG_FLAKE_TMP/pg_flake-bench-V, PG_FLAKE_TMP default /tmp);
 # BENCH_OUT ($PG_FLAKE_TMP/pg_flake-bench/V, or …/codecs: raw results and
 # logs); BENCH_INSERT_REPS (1); BENCH_CPU (0: the CPU every timed session's
@@ -44,7 +45,7 @@ fi
 
 major=$("$PG_BIN/pg_config" --version | sed -E 's/^PostgreSQL ([0-9]+).*/\1/')
 export BENCH_PG_MAJOR=$major
-export BENCH_PORT=${BENCH_PORT:-$((${PG_FLAKE_BENCH_PORT:-25440} + major - 15))}
+export BENCH_PORT=${BENCH_PORT:-$(scripts/ports.sh bench "$major" "${PG_FLAKE_BENCH_PORT:-}")}
 export BENCH_DATA=${BENCH_DATA:-$TMP/pg_flake-bench-$major}
 export BENCH_OUT=${BENCH_OUT:-$TMP/pg_flake-bench/$major}
 

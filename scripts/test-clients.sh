@@ -10,7 +10,7 @@
 # if any failed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-: "${PG_FLAKE_TEST_DSN:?set PG_FLAKE_TEST_DSN, e.g. host=127.0.0.1 port=25430 user=postgres dbname=flake_clients}"
+: "${PG_FLAKE_TEST_DSN:?set PG_FLAKE_TEST_DSN, e.g. host=127.0.0.1 port=PORT user=postgres dbname=flake_clients}"
 export PG_FLAKE_TEST_DSN
 PSQL=${PG_BIN:+$PG_BIN/}psql
 

@@ -10,13 +10,17 @@
 # script in the Debian 13 chroot (scripts/pg17-chroot.sh run): there the
 # machine is the chroot, its apt, dpkg and PostgreSQL 17.
 #   PG_FLAKE_PACKAGE_MAJOR  PostgreSQL major version (15)
-#   PG_FLAKE_PACKAGE_PORT   the server's port on 127.0.0.1 (25480)
-#   PG_FLAKE_PACKAGE_DATA   its data directory (/tmp/pg_flake-package-data, recreated)
+#   PG_FLAKE_PACKAGE_PORT   the server's port on 127.0.0.1 (test-package's in
+#                           the port table scripts/ports.txt)
+#   PG_FLAKE_PACKAGE_DATA   its data directory ($PG_FLAKE_TMP/pg_flake-package-MAJOR,
+#                           recreated; PG_FLAKE_TMP default /tmp, which also
+#                           holds pg_regress's results while it runs)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 major=${PG_FLAKE_PACKAGE_MAJOR:-15}
-PORT=${PG_FLAKE_PACKAGE_PORT:-25480}
-DATA=${PG_FLAKE_PACKAGE_DATA:-/tmp/pg_flake-package-data}
+PORT=${PG_FLAKE_PACKAGE_PORT:-$(scripts/ports.sh test-package "$major")}
+TMP=${PG_FLAKE_TMP:-/tmp}
+DATA=${PG_FLAKE_PACKAGE_DATA:-$TMP/pg_flake-package-$major}
 export PG_BIN=/usr/lib/postgresql/$major/bin
 version=$(awk -F '"' '/^\[/ { in_package = ($0 == "[package]") } in_package && /^version *=/ { print $2; exit }' Cargo.toml)
 name=postgresql-$major-pg-flake
@@ -52,7 +56,8 @@ installed=$("${psql[@]}" -d flake_package -c "CREATE EXTENSION pg_flake" \
 echo "test-package: $name $version installed; the server on port $PORT loads $library"
 "${psql[@]}" -d flake_package -c "SELECT sno_generate(), siq_generate('event'), flaxid_generate()"
 
-OUT=$(mktemp -d /tmp/pg_flake-package-regress.XXXXXX)
+mkdir -p "$TMP"
+OUT=$(mktemp -d "$TMP/pg_flake-package-regress.XXXXXX")
 # shellcheck disable=SC2046 # one test name per word
 scripts/pg-regress.sh "$PORT" "$OUT" $(scripts/regress-tests.sh "$major")
 rm -rf "$OUT"

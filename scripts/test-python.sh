@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The Python package's tests (python/tests) against a running server with
 # pg_flake installed (the tests create the extension where it is missing):
-#   PG_FLAKE_TEST_DSN='host=127.0.0.1 port=25430 user=postgres dbname=flake_test' \
+#   PG_FLAKE_TEST_DSN='host=127.0.0.1 port=PORT user=postgres dbname=flake_test' \
 #       scripts/test-python.sh [PYTEST_ARGS...]
 # Creates the virtual environment python/.venv on first use and installs
 # ./python[psycopg,psycopg2,asyncpg,sqlalchemy,django,test] with the pinned versions of

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Runs every SQL example of the documentation against a server and checks the results it states.
 
-    PG_FLAKE_TEST_DSN='host=127.0.0.1 port=25430 user=postgres dbname=flake_test' \\
+    PG_FLAKE_TEST_DSN='host=127.0.0.1 port=PORT user=postgres dbname=flake_test' \\
         scripts/test-readme.py [FILE.md ...]
 
 The files: those given, in that order; without arguments README.md, then docs/sql-reference.md,
@@ -273,7 +273,7 @@ def psql(dsn: str, sql: str) -> str:
     """Runs `sql` with psql, stopping at the first error; returns its output (unaligned, tuples only)."""
     result = subprocess.run(
         [psql_binary(), "-X", "-q", "-tA", "-v", "ON_ERROR_STOP=1", "-d", dsn, "-c", sql],
-        capture_output=True,
+        check=False, capture_output=True,
         text=True,
     )
     if result.returncode != 0:
@@ -472,17 +472,20 @@ def main() -> int:
         database_dsn = with_database(dsn, DATABASE)
         setup = subprocess.run(
             [psql_binary(), "-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", database_dsn, "-f", str(example_sql)],
-            capture_output=True,
+            check=False, capture_output=True,
             text=True,
         )
         if setup.returncode != 0:
             raise ReadmeError(f"sql/example.sql failed: {setup.stderr.strip()}")
-        with tempfile.TemporaryDirectory(prefix="pg_flake-readme-") as workdir:
+        # The session's script goes under PG_FLAKE_TMP, as every test file does.
+        tmp = Path(os.environ.get("PG_FLAKE_TMP") or "/tmp")
+        tmp.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryDirectory(prefix="pg_flake-readme-", dir=tmp) as workdir:
             script = Path(workdir, "readme.sql")
             script.write_text(session_script(blocks), encoding="utf-8")
             session = subprocess.run(
                 [psql_binary(), "-X", "-q", "-A", "-z", "-P", "footer=off", "-d", database_dsn, "-f", str(script)],
-                capture_output=True,
+                check=False, capture_output=True,
                 text=True,
                 cwd=workdir,
                 timeout=600,

@@ -4,9 +4,11 @@
 # promoted, their clocks moved (libfaketime), as root running the servers as
 # the `postgres` user.
 #   PG_BIN=/usr/lib/postgresql/15/bin scripts/test-servers.sh [PYTEST_ARGS...]
-# Environment: PG_FLAKE_SERVERS_PORT (first port, default 25500; a test uses
-# the next few), PG_FLAKE_SERVERS_DATA (data directories, default
-# /tmp/pgf-servers-<major>; a failed test's are kept there).
+# Environment: PG_FLAKE_SERVERS_PORT (first port, default test-servers'
+# PostgreSQL 15 port in the port table scripts/ports.txt; a test uses the
+# next few; the make targets set each suite's), PG_FLAKE_SERVERS_DATA (data
+# directories, default $PG_FLAKE_TMP/pgf-servers-<major>, PG_FLAKE_TMP
+# default /tmp; a failed test's are kept there).
 # gdb: test_marks_faults.py stops a backend where it holds a spinlock.
 # Creates tests/servers/.venv (psycopg, pytest; the pins of
 # python/tests/constraints.txt) on first use. Idempotent.
@@ -15,7 +17,8 @@ cd "$(dirname "$0")/.."
 export PG_BIN=${PG_BIN:-/usr/lib/postgresql/15/bin}
 export PATH="$PG_BIN:$PATH"
 major=$("$PG_BIN/pg_config" --version | sed -E 's/^PostgreSQL ([0-9]+).*/\1/')
-export PG_FLAKE_SERVERS_DATA=${PG_FLAKE_SERVERS_DATA:-/tmp/pgf-servers-$major}
+export PG_FLAKE_SERVERS_PORT=${PG_FLAKE_SERVERS_PORT:-$(scripts/ports.sh test-servers 15)}
+export PG_FLAKE_SERVERS_DATA=${PG_FLAKE_SERVERS_DATA:-${PG_FLAKE_TMP:-/tmp}/pgf-servers-$major}
 scripts/apt-install.sh test-servers faketime procps gdb
 VENV=tests/servers/.venv
 PINS=python/tests/constraints.txt

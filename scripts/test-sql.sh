@@ -17,9 +17,10 @@
 # Where PostgreSQL's own output differs between versions, pg_regress takes
 # the alternative expected file that matches (tests/regress/expected/*_1.out).
 #
-# Environment: PG_BIN; PG_FLAKE_TEST_PORT (25430, PostgreSQL 15's: version V
-# listens on PG_FLAKE_TEST_PORT + 2 (V - 15) preloaded and on the next port
-# not preloaded); PG_FLAKE_TMP (/tmp: the data directories are
+# Environment: PG_BIN; PG_FLAKE_TEST_PORT (PostgreSQL 15's port, default
+# test-sql's in the port table scripts/ports.txt: version V listens on it
+# moved by the table's step, preloaded, and on the next port not
+# preloaded); PG_FLAKE_TMP (/tmp: the data directories are
 # $PG_FLAKE_TMP/pg_flake-test-V and pg_flake-test-V-backend, removed when
 # their suite passes).
 set -euo pipefail
@@ -28,7 +29,7 @@ export PG_BIN=${PG_BIN:-/usr/lib/postgresql/15/bin}
 # The version's own client programs (psql) before any other.
 export PATH="$PG_BIN:$PATH"
 major=$("$PG_BIN/pg_config" --version | sed -E 's/^PostgreSQL ([0-9]+).*/\1/')
-PORT=$((${PG_FLAKE_TEST_PORT:-25430} + 2 * (major - 15)))
+PORT=$(scripts/ports.sh test-sql "$major" "${PG_FLAKE_TEST_PORT:-}")
 BACKEND_PORT=$((PORT + 1))
 TMP=${PG_FLAKE_TMP:-/tmp}
 DATA=$TMP/pg_flake-test-$major

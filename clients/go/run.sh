@@ -17,7 +17,10 @@ fi
 go vet -p 1 pgflake/...
 go test -p 1 pgflake
 # A binary of this run's own: the versions' suites may run side by side.
-out=$(mktemp -d "${TMPDIR:-/tmp}/pgflake-go.XXXXXX")
+# Under PG_FLAKE_TMP as the tests' other files (TMPDIR, /tmp without it).
+tmp=${PG_FLAKE_TMP:-${TMPDIR:-/tmp}}
+mkdir -p "$tmp"
+out=$(mktemp -d "$tmp/pgflake-go.XXXXXX")
 trap 'rm -rf "$out"' EXIT
 go build -p 1 -o "$out/pgflake-recipe" pgflake/cmd/pgflake-recipe
 "$out/pgflake-recipe"

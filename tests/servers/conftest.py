@@ -26,8 +26,24 @@ import pytest
 
 from harness import Server, major_version
 
-BASE_PORT = int(os.environ.get("PG_FLAKE_SERVERS_PORT", "25500"))
-DATA_ROOT = Path(os.environ.get("PG_FLAKE_SERVERS_DATA", "/tmp/pgf-servers"))
+PORT_TABLE = Path(__file__).resolve().parents[2] / "scripts" / "ports.txt"
+
+
+def table_port(suite: str) -> int:
+    """``suite``'s PostgreSQL 15 port in the one port table, scripts/ports.txt."""
+    for line in PORT_TABLE.read_text().splitlines():
+        fields = line.split()
+        if fields and fields[0] == suite:
+            return int(fields[1])
+    raise LookupError(f"no suite {suite} in {PORT_TABLE}")
+
+
+# scripts/test-servers.sh sets both; these defaults are for pytest run by hand.
+BASE_PORT = int(os.environ.get("PG_FLAKE_SERVERS_PORT") or table_port("test-servers"))
+DATA_ROOT = Path(
+    os.environ.get("PG_FLAKE_SERVERS_DATA")
+    or Path(os.environ.get("PG_FLAKE_TMP") or "/tmp") / "pgf-servers"
+)
 SUITES = ("clock", "load", "citus", "upgrade", "releases", "nemesis")
 FIGURES: list[str] = []
 

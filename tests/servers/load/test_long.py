@@ -17,10 +17,10 @@ tests, each with a fresh data directory, all with pg_flake preloaded
 Every part prints its figures. One part: ``scripts/test-servers.sh load -k
 test_load`` (or ``-k nodes``).
 
-Environment: PG_BIN; PG_FLAKE_SERVERS_PORT (``make test-long-V``: 25460 +
-5 (V - 15); a test uses at most the first four ports from there: the load
-server, the subscriber and three publishers, the two servers with the same
-settings); PG_FLAKE_SERVERS_DATA; LOAD_CLIENTS (32), LOAD_SECONDS (60),
+Environment: PG_BIN; PG_FLAKE_SERVERS_PORT (``make test-long-V``: test-long's
+port of version V in scripts/ports.txt; a test uses at most the first four
+ports from there: the load server, the subscriber and three publishers, the
+two servers with the same settings); PG_FLAKE_SERVERS_DATA; LOAD_CLIENTS (32), LOAD_SECONDS (60),
 NODE_IDS (100000 per format per server), NODE_CONNECTIONS (4).
 """
 

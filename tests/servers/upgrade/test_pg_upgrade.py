@@ -49,8 +49,8 @@ columns had it.
 PG_BIN (PostgreSQL 15's programs, or those of another older version: "15"
 above stands for it), PG_NEW_CONFIG (the later version's
 pg_config; default PG18_CONFIG); pg_flake installed in both. PostgreSQL 15
-listens on PG_FLAKE_SERVERS_PORT (25495), the later one on the next port
-(pg_upgrade's own servers use the same two). PG_FLAKE_UPGRADE_MODE (link:
+listens on PG_FLAKE_SERVERS_PORT (test-upgrade's in scripts/ports.txt), the
+later one on the next port (pg_upgrade's own servers use the same two). PG_FLAKE_UPGRADE_MODE (link:
 pg_upgrade --link; copy: --copy); PG_FLAKE_UPGRADE_ROWS (5000 rows per table).
 """
 
