@@ -55,7 +55,7 @@ pub mod wal;
 
 pub use disk::run;
 use disk::{exclusive, fsync_failed, read_at_most};
-pub use failure::{failed, MarksError};
+pub use failure::{failed, refuse_beside_earlier_library, MarksError};
 use file::{create_file, open, path_of, still_current, SLOT_SIZE};
 
 /// The marks of one format, locked for as long as it lives.
@@ -107,6 +107,13 @@ impl Marks {
         match marks_file::decode(format, &bytes) {
             Decoded::Valid { header, copy } => Ok(Marks::new(file, format, header, copy)),
             Decoded::Version1(header) => {
+                // 0.2.0 writes its run at 8 and 16 only per backend (15 and
+                // 16 without preloading): a run of this server is a 0.2.0
+                // library generating now, whose slots these are.
+                let run_of_file = (field_at(&bytes, 8), field_at(&bytes, 16));
+                if run_of_file == run() {
+                    return Err(MarksError::EarlierLibraryRun.into_io());
+                }
                 let marks = Marks::new(file, format, header, 1);
                 // 0.2.0's slots overlap the copies, and its run is over.
                 marks.file.set_len(SLOTS_OFFSET)?;
@@ -338,4 +345,13 @@ impl Marks {
         }
         Ok(false)
     }
+}
+
+/// The 8-byte field at `at` of `bytes`, 0 where they end before it (as
+/// 0.2.0 read its own files).
+fn field_at(bytes: &[u8], at: usize) -> u64 {
+    bytes
+        .get(at..at + 8)
+        .and_then(|b| b.try_into().ok())
+        .map_or(0, u64::from_le_bytes)
 }

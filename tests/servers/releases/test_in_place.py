@@ -33,7 +33,10 @@ taken (55000, the detail says an earlier library generated), and
 old session's per-backend generators start above the run floor, which the
 new server-wide generator keeps at its mark, so its IDs are new (primary
 keys), and once it has taken its slots the new sessions refuse (55000) when
-they next need a mark.
+they next need a mark. That one is 0.3.0's only: 0.2.0's library reads a
+marks file of this version's layout as its own (it checks no layout), so
+after an install over 0.2.0 the server must restart before a session that
+loaded 0.2.0's library generates (docs/operations.md "Versions").
 
 ``test_other_layout_refuses``, the claim between two libraries of 0.4.0 on
 (in both orders, 55000 either way), runs where PG_FLAKE_OTHER_LAYOUT_LIB
@@ -233,6 +236,11 @@ def test_old_backend_refuses(release_server, figures, release):
 @pytest.mark.skipif(not PER_BACKEND_RELEASES, reason="17+: test_old_backend_refuses")
 @pytest.mark.parametrize("release", RELEASES)
 def test_old_backend_starts_above(release_server, figures, release):
+    if release == "0.2.0":
+        # 0.2.0 reads any marks file as its own layout (it checks none), so
+        # it misreads the files this version writes: the limit
+        # docs/operations.md "Versions" names (restart after installing).
+        pytest.skip("0.2.0 misreads 0.4.0's marks files: restart before its sessions generate")
     server, bin = release_server(release)
     old = server.connect(DB)
     # The old library, loaded and not yet generating.
