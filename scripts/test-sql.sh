@@ -9,12 +9,11 @@
 #     then the SQL examples of README.md and docs/ (scripts/test-readme.py, which needs
 #     the key setting), the Python package's tests (scripts/test-python.sh)
 #     and the driver recipes (scripts/test-clients.sh).
-#  2. not preloaded: per-backend generators (docs/guarantees.md "Guarantees") up to
-#     PostgreSQL 16; from 17 shared mode again, in a named DSM segment. The
+#  2. not preloaded: shared mode again, in a DSM segment the first backend
+#     makes (named on 17+, pinned and recorded in a file on 15 and 16). The
 #     same regression tests, with the same expected output, except public_id
-#     (its key setting needs preloading), the concurrency tests (which check
-#     the mode the server is in) and the test of a backend that takes over
-#     a predecessor's slot (per-backend mode only).
+#     (its key setting needs preloading), and the concurrency tests (which
+#     check the mode the server is in).
 # Where PostgreSQL's own output differs between versions, pg_regress takes
 # the alternative expected file that matches (tests/regress/expected/*_1.out).
 #
@@ -109,8 +108,7 @@ on_exit() {
 trap on_exit EXIT
 # The tests that apply to this version (soft errors 17+, skip support 18+).
 all=$(scripts/regress-tests.sh "$major")
-if [ "$major" -ge 17 ]; then not_preloaded_mode=shared; else not_preloaded_mode=backend; fi
 suite preloaded shared "$DATA" "$PORT" "$all" "" "shared_preload_libraries = 'pg_flake'"
-suite "not preloaded" "$not_preloaded_mode" "$BACKEND_DATA" "$BACKEND_PORT" \
-    "$(echo "$all" | grep -vx public_id)" "concurrent predecessor"
+suite "not preloaded" shared "$BACKEND_DATA" "$BACKEND_PORT" \
+    "$(echo "$all" | grep -vx public_id)" "concurrent"
 rm -rf "$OUT"

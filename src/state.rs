@@ -1,10 +1,10 @@
 //! What this server's generators are doing and which node they are, for an
 //! operator, over every format of the registry:
 //! - `pg_flake_generator_state()`: one row per sequencer of the
-//!   coordination-based generators (docs/sql-reference.md "Generator state"). Per backend:
-//!   the generators this backend has used. In shared mode: the server's
-//!   generators (slot 0 of 1) that any backend has used since the server
-//!   started, with server-wide counts.
+//!   coordination-based generators (docs/sql-reference.md "Generator state"): the
+//!   server's generators (slot 0 of 1, mode `shared`: the column stays for
+//!   the queries of earlier versions, whose generators were per backend on
+//!   15 and 16 without preloading), with server-wide counts.
 //! - `pg_flake_node()`: one row per coordination-based format, the node
 //!   number it generates with and where that comes from (docs/operations.md "Several
 //!   servers").
@@ -30,7 +30,7 @@ fn state_rows() -> impl Iterator<Item = StateRow> {
             StateRow {
                 format: r.format.to_string(),
                 kind: r.sequencer.kind.map(str::to_string),
-                mode: r.mode.name().to_string(),
+                mode: "shared".to_string(),
                 slot: r.slot as i32,
                 nslots: r.nslots as i32,
                 process: assignment.process as i32,
@@ -270,17 +270,13 @@ mod tests {
     use crate::plumbing::pg_test_support::text_of;
     use pgrx::prelude::*;
 
-    // This test server does not preload pg_flake: per-backend generators.
+    // This test server does not preload pg_flake: shared mode all the same
+    // (a named DSM segment on 17+, a pinned one on 15 and 16).
     #[pg_test]
-    fn generators_run_per_backend_without_preloading() {
+    fn generators_are_shared_without_preloading() {
         Spi::run("SELECT sno_generate(), siq_generate('user'), kuid64_generate()").unwrap();
         let modes =
             text_of("SELECT string_agg(DISTINCT mode, ',') FROM pg_flake_generator_state()");
-        #[cfg(not(named_dsm))]
-        assert_eq!(modes.as_deref(), Some("backend"));
-        // From PostgreSQL 17 on, a named DSM segment gives shared mode
-        // without preloading.
-        #[cfg(named_dsm)]
         assert_eq!(modes.as_deref(), Some("shared"));
     }
 

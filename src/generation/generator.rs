@@ -1,19 +1,17 @@
-//! A coordination-based generator and where its state lives: this
-//! backend's own (per-backend mode, `backend.rs`) or the server's, in shared
-//! memory (shared mode, `shared.rs`). The types only: what each mode does
-//! with them is in its own file.
+//! A coordination-based generator and its server-wide state in shared
+//! memory. The types only: what is done with them is in `mod.rs` (an ID),
+//! `shared.rs` (a higher mark, one recorder at a time) and `set_mark.rs`.
 
 use crate::node::NodeField;
-use crate::plumbing::backend_local::BackendLocal;
+use crate::plumbing::errors::internal;
 use crate::plumbing::shared_memory;
 use crate::plumbing::spinlock::SpinLocked;
 use flake_core::generator::{MarkedGenerator, SlotGenerator};
 use pgrx::pg_sys;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicPtr, Ordering};
 
-/// A coordination-based generator of one format: one per backend in
-/// `local`, or, once attached to shared memory (shared mode), one for the
-/// whole server. A format declares it as a `static` of its node field, which
+/// A coordination-based generator of one format, one for the whole server
+/// once attached to shared memory (docs/operations.md "Shared mode"). A format declares it as a `static` of its node field, which
 /// names the format and gives the node its mark records carry:
 /// `pub static GENERATOR: Generator<SnoGenerator> = Generator::new(&NODE);`.
 ///
@@ -22,7 +20,6 @@ use std::sync::atomic::{AtomicBool, AtomicI32, AtomicPtr, Ordering};
 pub struct Generator<G: 'static> {
     pub(super) format: &'static str,
     pub(super) node: &'static NodeField,
-    pub(super) local: BackendLocal<Option<Local<G>>>,
     pub(super) shared: AtomicPtr<ServerState<G>>,
 }
 
@@ -31,25 +28,28 @@ impl<G: SlotGenerator> Generator<G> {
         Generator {
             format: node.format,
             node,
-            local: BackendLocal::new(None),
             shared: AtomicPtr::new(std::ptr::null_mut()),
         }
     }
 
-    /// The server-wide state, once attached (shared mode).
+    /// The server-wide state: attached in every backend from its first ID
+    /// on (a backend without preloading makes or finds the segment then).
+    pub(super) fn server(&self) -> &ServerState<G> {
+        self.shared().unwrap_or_else(|| {
+            internal(format!(
+                "pg_flake: the {} generator has no shared memory",
+                self.format
+            ))
+        })
+    }
+
+    /// The server-wide state, once attached.
     pub(super) fn shared(&self) -> Option<&ServerState<G>> {
         shared_memory::attach_dynamic();
         // SAFETY: set by `attach` to shared memory that lives as long as the
         // process; the generator behind it is reached only under its lock.
         unsafe { self.shared.load(Ordering::Acquire).as_ref() }
     }
-}
-
-/// A backend's own generator: its slot and the generator with its mark.
-#[derive(Clone, Copy)]
-pub(super) struct Local<G> {
-    pub(super) slot: (u32, u32),
-    pub(super) generator: MarkedGenerator<G>,
 }
 
 /// A generator's server-wide state: the generator with its mark behind a

@@ -1,9 +1,11 @@
 //! The coordination-based generators as a server runs them (docs/guarantees.md
-//! "Guarantees", "Shared mode"):
-//! - per backend, each backend owns one generator per format for its slot;
-//! - in shared mode, one generator per format for the whole server, in
-//!   shared memory behind a spinlock: when pg_flake is preloaded, and from
-//!   PostgreSQL 17 on also without preloading (a named DSM segment).
+//! "Guarantees", docs/operations.md "Shared mode"): one generator per format
+//! for the whole server, in shared memory behind a spinlock, whether or not
+//! pg_flake is preloaded (preloaded: memory reserved at the server's start;
+//! not preloaded: a DSM segment the first backend makes, named on 17+,
+//! pinned and recorded in a file on 15 and 16). Earlier versions gave each
+//! backend a generator of its own on 15 and 16 without preloading, which
+//! split every time unit between the backends (issue "no cliff").
 //!
 //! Every generator keeps a durable mark ([`crate::marks`], and in the WAL
 //! when preloaded, [`crate::marks::wal`]): it never uses a unit above the mark
@@ -14,7 +16,6 @@
 //! the registry (`src/registry.rs`) lists them, and `_PG_init` hands that list
 //! to [`register`]. Nothing here knows the formats.
 
-mod backend;
 mod generator;
 mod recording;
 mod registry;
@@ -32,13 +33,11 @@ use flake_core::sequencer::{Limits, Step};
 use flake_core::{Error, FlakeId};
 pub use generator::Generator;
 use pgrx::pg_sys;
-pub use registry::{learn, register, set_mark, Mode, ServerGenerator, StateRow};
+pub use registry::{learn, register, set_mark, ServerGenerator, StateRow};
 pub use settings::define_settings;
 use settings::max_lead_nanos;
 use shared::{backend_pid, finish_recording};
 use std::sync::atomic::Ordering;
-
-// --- modes ---------------------------------------------------------------------------
 
 /// One attempt's outcome without its error, which [`Attempt::of`] leaves
 /// in the caller's `failure`: the path of every ID then moves no
@@ -102,48 +101,26 @@ impl<G: SlotGenerator> Generator<G> {
         let max_lead = max_lead_nanos();
         // Written only where an attempt fails (see `Attempt`).
         let mut failure = None;
-        if let Some(shared) = self.shared() {
-            loop {
-                let attempt = {
-                    let mut clock = ReadAhead::new(&mut clock);
-                    let mut generator = shared.generator.lock();
-                    let result = generator.try_generate(&mut clock, max_lead, &mut step);
-                    Attempt::of(result, &mut failure, || generator.extension_due())
-                };
-                match attempt {
-                    Attempt::Issued(id, due) => {
-                        if let Some(unit) = due {
-                            self.extend_shared(shared, unit, false);
-                        }
-                        return id;
+        let shared = self.server();
+        loop {
+            let attempt = {
+                let mut clock = ReadAhead::new(&mut clock);
+                let mut generator = shared.generator.lock();
+                let result = generator.try_generate(&mut clock, max_lead, &mut step);
+                Attempt::of(result, &mut failure, || generator.extension_due())
+            };
+            match attempt {
+                Attempt::Issued(id, due) => {
+                    if let Some(unit) = due {
+                        self.extend_shared(shared, unit, false);
                     }
-                    Attempt::Wait => clock.pause(),
-                    Attempt::Extend(unit) => self.extend_shared(shared, unit, true),
-                    Attempt::Failed => failed(failure),
+                    return id;
                 }
+                Attempt::Wait => clock.pause(),
+                Attempt::Extend(unit) => self.extend_shared(shared, unit, true),
+                Attempt::Failed => failed(failure),
             }
         }
-        self.local.with_borrow_mut(|local| {
-            let local = local.get_or_insert_with(|| self.claim_slot());
-            loop {
-                let result = local.generator.try_generate(
-                    &mut ReadAhead::new(&mut clock),
-                    max_lead,
-                    &mut step,
-                );
-                match Attempt::of(result, &mut failure, || local.generator.extension_due()) {
-                    Attempt::Issued(id, due) => {
-                        if let Some(unit) = due {
-                            self.extend_local(local, unit, false);
-                        }
-                        return id;
-                    }
-                    Attempt::Wait => clock.pause(),
-                    Attempt::Extend(unit) => self.extend_local(local, unit, true),
-                    Attempt::Failed => failed(failure),
-                }
-            }
-        })
     }
 
     /// [`generate`](Self::generate) for a format of 9 to 16 bytes, into its
@@ -164,32 +141,15 @@ impl<G: SlotGenerator> Generator<G> {
         datum_of_key::<I>(self.generate(step))
     }
 
-    /// The generator with its mode, slot and number of slots: in shared mode
-    /// a copy of the server's (taken under the lock), else this backend's,
-    /// if it has been made.
-    fn snapshot(&self) -> Option<(Mode, (u32, u32), MarkedGenerator<G>)> {
-        match self.shared() {
-            Some(shared) => Some((Mode::Shared, SHARED_SLOT, *shared.generator.lock())),
-            None => self
-                .local
-                .with_borrow(|local| local.map(|l| (Mode::Backend, l.slot, l.generator))),
-        }
+    /// A copy of the server's generator, taken under its lock.
+    fn snapshot(&self) -> MarkedGenerator<G> {
+        *self.server().generator.lock()
     }
 }
 
 impl<G: SlotGenerator> ServerGenerator for Generator<G> {
     fn format(&self) -> &'static str {
         self.format
-    }
-
-    fn release_slot(&self) {
-        // As at shutdown: errors are not raised at exit.
-        if let Some(local) = self.local.with_borrow(|local| *local) {
-            let last = local.generator.generator().last_unit();
-            if let Ok(marks) = Marks::lock(self.format) {
-                let _ = marks.release(local.slot.0, last);
-            }
-        }
     }
 
     fn abandon_recording(&self) {
@@ -228,9 +188,7 @@ impl<G: SlotGenerator> ServerGenerator for Generator<G> {
     }
 
     fn state_rows(&self) -> Vec<StateRow> {
-        let Some((mode, (slot, nslots), generator)) = self.snapshot() else {
-            return Vec::new();
-        };
+        let generator = self.snapshot();
         generator
             .generator()
             .sequencers()
@@ -240,9 +198,8 @@ impl<G: SlotGenerator> ServerGenerator for Generator<G> {
             // far behind for it to issue anything.
             .map(|sequencer| StateRow {
                 format: self.format,
-                mode,
-                slot,
-                nslots,
+                slot: SHARED_SLOT.0,
+                nslots: SHARED_SLOT.1,
                 mark: generator.mark(),
                 mark_nanos: G::start_of(generator.mark()),
                 sequencer,

@@ -1,6 +1,6 @@
 //! The registry of live generators: what it needs of every format's
 //! generator ([`ServerGenerator`]), and the generators as `_PG_init`
-//! registered them, which the WAL's replay, the exit callbacks,
+//! registered them, which the WAL's replay, the exit callback,
 //! `pg_flake_generator_state()` and `pg_flake_set_mark` find by format.
 
 use crate::marks::wal;
@@ -8,27 +8,10 @@ use crate::plumbing::shared_memory::{self, SharedState};
 use flake_core::generator::SequencerRow;
 use std::sync::OnceLock;
 
-/// Where a format's generator state lives.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Mode {
-    Backend,
-    Shared,
-}
-
-impl Mode {
-    pub const fn name(self) -> &'static str {
-        match self {
-            Mode::Backend => "backend",
-            Mode::Shared => "shared",
-        }
-    }
-}
-
 /// One row of `pg_flake_generator_state()`: one sequencer of a generator,
 /// with the generator's durable mark.
 pub struct StateRow {
     pub format: &'static str,
-    pub mode: Mode,
     pub slot: u32,
     pub nslots: u32,
     pub mark: u64,
@@ -49,10 +32,7 @@ pub trait ServerGenerator: SharedState {
     /// A `pg_flake_set_mark` replayed from the WAL: the mark becomes exactly
     /// `mark` (`set_mark.rs`).
     fn set_from_wal(&self, mark: u64, node: Option<u32>);
-    /// Per backend, at the backend's exit: leaves the slot cleanly with the
-    /// exact last unit.
-    fn release_slot(&self);
-    /// Shared mode, at the backend's exit: if it was recording a mark (a
+    /// At the backend's exit: if it was recording a mark (a
     /// terminate or FATAL ended it mid-way), no longer.
     fn abandon_recording(&self);
     /// Its rows of `pg_flake_generator_state()`: none until it has been used.

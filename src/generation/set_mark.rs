@@ -3,24 +3,20 @@
 //! `generator.rs`, whose server-wide state it changes.
 //!
 //! A set mark, lower or higher, must hold:
-//! - **no recorder in flight:** in shared mode the backend that sets it is
-//!   the generator's recorder meanwhile (it waits, cancellably, for one
+//! - **no recorder in flight:** the backend that sets it is the
+//!   generator's recorder meanwhile (it waits, cancellably, for one
 //!   that records), so no mark computed from the old generator reaches the
 //!   new file or the new generator after it;
 //! - **exactly, in the WAL:** it is written as a set record, which replay
 //!   (crash recovery, standbys) applies exactly, where a mark record only
 //!   raises; the new file goes in place first, so a failure before the
 //!   record leaves the standbys above the primary, never below it;
-//! - **per backend** (no shared generator), every session keeps its own
-//!   generator until it ends: lowering is refused while another session
-//!   holds a slot of the format, since it would go on above the new mark.
 
 use super::generator::{Generator, ServerState};
 use super::shared::{abandon_recordings_at_exit, backend_pid, Recording};
 use crate::marks::{self, wal, Marks};
-use crate::plumbing::errors::{raise, OrRaise};
+use crate::plumbing::errors::OrRaise;
 use flake_core::generator::{MarkedGenerator, SlotGenerator, SHARED_SLOT};
-use flake_core::{Error, ErrorKind};
 use pgrx::pg_sys;
 use std::sync::atomic::Ordering;
 
@@ -28,8 +24,8 @@ impl<G: SlotGenerator> Generator<G> {
     /// [`ServerGenerator::set_mark`](super::ServerGenerator::set_mark).
     pub(super) fn set_mark_now(&self, unix_nanos: i64) -> (Option<u64>, u64, i128) {
         let unit = G::unit_at(unix_nanos).or_raise();
-        let shared = self.shared();
-        let recording = shared.map(become_recorder);
+        let shared = self.server();
+        let recording = become_recorder(shared);
         // Held while the file is replaced: nobody records meanwhile.
         let previous = Marks::lock_interruptible(self.format).ok();
         let old = previous.as_ref().and_then(|m| m.global().ok());
@@ -37,30 +33,11 @@ impl<G: SlotGenerator> Generator<G> {
             .as_ref()
             .and_then(|m| m.nodes().ok())
             .unwrap_or_default();
-        let holders = match (shared, &previous, old) {
-            (None, Some(marks), Some(old)) if unit < old => Some(other_holders(marks)),
-            _ => None,
-        };
-        match holders {
-            Some(Err(e)) => {
-                drop(previous);
-                marks::failed(self.format, e);
-            }
-            Some(Ok(others)) if !others.is_empty() => {
-                drop(previous);
-                refuse_lowering(self.format, &others);
-            }
-            _ => {}
-        }
         if let Err(e) = Marks::replace(self.format, unit, nodes) {
             drop(previous);
             marks::failed(self.format, e);
         }
-        match shared {
-            Some(shared) => reset(shared, unit),
-            // This backend claims its slot again, above the new mark.
-            None => self.local.set(None),
-        }
+        reset(shared, unit);
         drop(previous);
         // Still the recorder: no mark record of the old generator follows.
         wal::log_set(self.format, unit, self.node.announced());
@@ -150,36 +127,4 @@ fn reset<G: SlotGenerator>(shared: &ServerState<G>, unit: u64) {
     let generator = MarkedGenerator::above(SHARED_SLOT.0, SHARED_SLOT.1, unit).or_raise();
     *shared.generator.lock() = generator;
     shared.floor_known.store(true, Ordering::Release);
-}
-
-/// Per backend: the other live sessions that hold a slot of the format in
-/// this run.
-fn other_holders(marks: &Marks) -> std::io::Result<Vec<i32>> {
-    let me = backend_pid();
-    Ok(marks
-        .holders()?
-        .into_iter()
-        // SAFETY: looks a pid up in the proc array (under its lock); a
-        // holder that exited uncleanly is no longer there.
-        .filter(|&pid| pid != me && !unsafe { pg_sys::BackendPidGetProc(pid) }.is_null())
-        .collect())
-}
-
-fn refuse_lowering(format: &str, others: &[i32]) -> ! {
-    let pids = others
-        .iter()
-        .map(i32::to_string)
-        .collect::<Vec<_>>()
-        .join(", ");
-    raise(Error::refused(
-        ErrorKind::NotReady,
-        format!(
-            "cannot lower the {format} mark while other sessions generate {format} IDs (pid {pids})"
-        ),
-        format!(
-            "Without pg_flake preloaded each session keeps its own {format} generator until it ends, above the new mark: \
-             end those sessions (SELECT pg_terminate_backend(pid) for each), then set the mark again \
-             (docs/guarantees.md \"Restarts, crashes and the clock\")."
-        ),
-    ))
 }

@@ -116,7 +116,7 @@ impl<G: SlotGenerator> Generator<G> {
             return;
         };
         let recording = Recording { shared };
-        let recorded = self.record_mark(None, mark);
+        let recorded = self.record_mark(mark);
         shared.generator.lock().extend_to(recorded);
         drop(recording);
     }

@@ -10,8 +10,17 @@ use std::io;
 /// operator acts (docs/guarantees.md "Restarts, crashes and the clock").
 #[derive(Debug)]
 pub enum MarksError {
-    Damaged { path: String, damage: Damage },
-    Missing { path: String },
+    Damaged {
+        path: String,
+        damage: Damage,
+    },
+    Missing {
+        path: String,
+    },
+    /// A per-backend generator of 0.2.0 (15 and 16 without preloading)
+    /// wrote the file in this server run: its library is loaded in some
+    /// backend, and this version's generator must not share the run.
+    EarlierLibraryRun,
 }
 
 impl std::fmt::Display for MarksError {
@@ -25,6 +34,12 @@ impl std::fmt::Display for MarksError {
                 "the marks file {path} is missing, although {} says it existed",
                 list::FORMATS_FILE
             ),
+            MarksError::EarlierLibraryRun => {
+                write!(
+                    f,
+                    "an earlier pg_flake library generates in this server run"
+                )
+            }
         }
     }
 }
@@ -47,6 +62,9 @@ impl MarksError {
 /// (`errcode_for_file_access`): generation stops rather than risk a
 /// duplicate (docs/guarantees.md "Restarts, crashes and the clock").
 pub fn failed(format: &str, error: std::io::Error) -> ! {
+    if let Some(MarksError::EarlierLibraryRun) = MarksError::of(&error) {
+        refuse_beside_earlier_library(format);
+    }
     if let Some(damage) = MarksError::of(&error) {
         // Damaged or missing (docs/guarantees.md "Restarts, crashes and the clock"):
         // no mark to trust, so none of the format's IDs until an operator
@@ -74,4 +92,26 @@ pub fn failed(format: &str, error: std::io::Error) -> ! {
             "The server's operating-system user must be able to read and write pg_flake/{format}.marks under the data directory; no {format} ID is issued until it can."
         ),
     ))
+}
+
+/// A per-backend generator of an earlier library (0.3.0 and before, on
+/// PostgreSQL 15 and 16 without preloading) has generated in this server
+/// run: this version's server-wide generator records no mark beside it, so
+/// it stays below every unit that one may use (docs/operations.md
+/// "Versions").
+#[cold]
+pub fn refuse_beside_earlier_library(format: &str) -> ! {
+    raise(Error::Refused {
+        kind: ErrorKind::NotReady,
+        message: "pg_flake's library was replaced while the server runs: restart the server".into(),
+        detail: Some(format!(
+            "A backend that loaded an earlier pg_flake library generated {format} IDs with a generator of its own in this server run."
+        )),
+        hint: Some(
+            "Restart the server (pg_ctl restart) after installing pg_flake: every backend then \
+             loads the installed library. Until then, backends that loaded the other library \
+             generate with it, and no ID is issued twice (docs/operations.md \"Versions\")."
+                .into(),
+        ),
+    })
 }

@@ -5,7 +5,7 @@
 use super::disk::{write_atomically, write_new, DIRECTORY};
 use super::failure::MarksError;
 use super::list;
-use flake_core::marks_file::{self, Header, COPY_SIZE, SLOTS_OFFSET};
+use flake_core::marks_file::{self, Header, COPY_SIZE};
 use std::fs::{File, OpenOptions};
 use std::io;
 
@@ -24,11 +24,6 @@ pub(super) fn still_current(file: &File, format: &str) -> io::Result<bool> {
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(false),
         Err(e) => Err(e),
     }
-}
-
-/// Where `slot`'s holder and unit are: the unit, then the pid.
-pub(super) fn slot_at(slot: u32) -> u64 {
-    SLOTS_OFFSET + slot as u64 * SLOT_SIZE
 }
 
 pub(super) fn path_of(format: &str) -> String {

@@ -38,7 +38,6 @@
 //! ahead of the clock.
 //! Shared mode: the server-wide generator starts above the global mark.
 
-use flake_core::clock::ClockReference;
 use flake_core::marks_file::{self, Decoded, Header, COPY_SIZE, SLOTS_OFFSET};
 use pgrx::pg_sys;
 use std::cell::{Cell, RefCell};
@@ -55,9 +54,9 @@ pub mod primary;
 pub mod wal;
 
 pub use disk::run;
-use disk::{backend_pid, exclusive, fsync_failed, read_at_most};
-pub use failure::{failed, MarksError};
-use file::{create_file, open, path_of, slot_at, still_current, SLOT_SIZE};
+use disk::{exclusive, fsync_failed, read_at_most};
+pub use failure::{failed, refuse_beside_earlier_library, MarksError};
+use file::{create_file, open, path_of, still_current, SLOT_SIZE};
 
 /// The marks of one format, locked for as long as it lives.
 pub struct Marks {
@@ -66,13 +65,6 @@ pub struct Marks {
     header: RefCell<Header>,
     /// The copy (0 or 1) that holds `header`.
     copy: Cell<usize>,
-}
-
-/// Where a backend's generator starts, and the mark it may use up to.
-#[derive(Debug, Clone, Copy)]
-pub struct Claim {
-    pub floor: u64,
-    pub mark: u64,
 }
 
 impl Marks {
@@ -115,6 +107,13 @@ impl Marks {
         match marks_file::decode(format, &bytes) {
             Decoded::Valid { header, copy } => Ok(Marks::new(file, format, header, copy)),
             Decoded::Version1(header) => {
+                // 0.2.0 writes its run at 8 and 16 only per backend (15 and
+                // 16 without preloading): a run of this server is a 0.2.0
+                // library generating now, whose slots these are.
+                let run_of_file = (field_at(&bytes, 8), field_at(&bytes, 16));
+                if run_of_file == run() {
+                    return Err(MarksError::EarlierLibraryRun.into_io());
+                }
                 let marks = Marks::new(file, format, header, 1);
                 // 0.2.0's slots overlap the copies, and its run is over.
                 marks.file.set_len(SLOTS_OFFSET)?;
@@ -179,10 +178,6 @@ impl Marks {
         // Past the end: zeros (a slot not used in this run).
         read_at_most(&self.file, &mut bytes, at)?;
         Ok(u64::from_le_bytes(bytes))
-    }
-
-    fn write(&self, at: u64, value: u64) -> io::Result<()> {
-        self.file.write_all_at(&value.to_le_bytes(), at)
     }
 
     /// Writes the header to the copy that does not hold the current one,
@@ -296,94 +291,67 @@ impl Marks {
         self.store()
     }
 
-    /// Per-backend mode: a backend takes `slot`. The first backend of a new
-    /// run (a restarted server) records the run and its floor, and drops
-    /// the previous run's slots (after a crash of the operating system their
-    /// unsynced values mean nothing; the run floor is above them).
-    pub fn claim(&self, slot: u32) -> io::Result<Claim> {
+    /// [`extend`](Self::extend) for the server-wide generator, which also
+    /// keeps the run's floor at `mark` (docs/operations.md "Versions"): a
+    /// per-backend generator of an earlier library (0.3.0 and before, on
+    /// PostgreSQL 15 and 16 without preloading) that starts in this server
+    /// run starts above the run's floor, so above every unit the server-wide
+    /// generator may use. `None`, and nothing recorded, once such a generator
+    /// has taken a slot in this run: the server-wide generator stops below
+    /// it until the server restarts. A new run drops the previous run's
+    /// slots, as those generators did.
+    pub fn extend_shared(&self, mark: u64) -> io::Result<Option<u64>> {
         let global = self.global()?;
         let (pid, start) = run();
-        let new_run = {
+        let same_run = {
             let header = self.header.borrow();
-            header.run_pid != pid || header.run_start != start
+            header.run_pid == pid && header.run_start == start
         };
-        if new_run {
-            {
-                let mut header = self.header.borrow_mut();
-                header.run_floor = global;
-                // The monotonic clock of an earlier run may be another boot's.
-                header.run_clock = 0;
+        if same_run && self.slots_taken()? {
+            return Ok(None);
+        }
+        let recorded = mark.max(global);
+        let changed = recorded > global || !same_run || self.header.borrow().run_floor < recorded;
+        if !changed {
+            return Ok(Some(recorded));
+        }
+        {
+            let mut header = self.header.borrow_mut();
+            if !same_run {
                 header.run_pid = pid;
                 header.run_start = start;
+                header.run_clock = 0;
             }
+            header.global_mark = recorded;
+            header.run_floor = header.run_floor.max(recorded);
+        }
+        if !same_run {
             self.file.set_len(SLOTS_OFFSET)?;
-            self.store()?;
         }
-        let run_floor = self.header.borrow().run_floor;
-        let at = slot_at(slot);
-        // The last unit of a holder that left cleanly, or the mark of one
-        // that did not: above whatever it used.
-        let previous = self.read(at)?;
-        // The new holder may use units up to the global mark at once.
-        self.write(at, global)?;
-        self.write(at + 8, backend_pid() as u64)?;
-        Ok(Claim {
-            floor: run_floor.max(previous),
-            mark: global,
-        })
+        self.store()?;
+        Ok(Some(recorded))
     }
 
-    /// Per-backend mode: the run's reference for clock steps, shared by
-    /// every backend (recorded in this run: [`claim`](Self::claim) resets it
-    /// when a new run begins).
-    pub fn clock_reference(&self) -> io::Result<ClockReference> {
-        let offset = self.header.borrow().run_clock;
-        Ok(ClockReference::from_offset((offset != 0).then_some(offset)))
-    }
-
-    /// Per-backend mode: records the run's reference for clock steps.
-    pub fn set_clock_reference(&self, reference: ClockReference) -> io::Result<()> {
-        self.header.borrow_mut().run_clock = reference.offset().unwrap_or(0);
-        self.store()
-    }
-
-    /// Per-backend mode: the holder of `slot` may use units up to `mark`
-    /// (recorded with [`extend`](Self::extend) first). No `fsync`: the slots
-    /// matter within a run, and a restarted server starts above the global
-    /// mark, which is durable.
-    pub fn hold(&self, slot: u32, mark: u64) -> io::Result<()> {
-        self.write(slot_at(slot), mark)
-    }
-
-    /// Per-backend mode: the pids that hold a slot in this run (a holder
-    /// that left cleanly wrote 0; one that did not may be gone).
-    pub fn holders(&self) -> io::Result<Vec<i32>> {
-        let (pid, start) = run();
-        {
-            let header = self.header.borrow();
-            if header.run_pid != pid || header.run_start != start {
-                return Ok(Vec::new());
-            }
-        }
+    /// Whether a per-backend generator took a slot in this run (each wrote
+    /// its pid or its mark there).
+    fn slots_taken(&self) -> io::Result<bool> {
         let len = self.file.metadata()?.len();
-        let mut holders = Vec::new();
         let mut at = SLOTS_OFFSET;
         while at + SLOT_SIZE <= len {
-            let holder = self.read(at + 8)?;
-            if holder != 0 {
-                holders.push(holder as i32);
+            if self.read(at)? != 0 || self.read(at + 8)? != 0 {
+                return Ok(true);
             }
             at += SLOT_SIZE;
         }
-        Ok(holders)
+        Ok(false)
     }
+}
 
-    /// Per-backend mode: a backend leaves `slot` cleanly, having used units
-    /// up to `last`. No `fsync`: if the write is lost, the slot still shows
-    /// the holder's mark, which its successor starts above instead.
-    pub fn release(&self, slot: u32, last: u64) -> io::Result<()> {
-        let at = slot_at(slot);
-        self.write(at, last)?;
-        self.write(at + 8, 0)
-    }
+/// The 8-byte field at `at` of `bytes`, 0 where they end before it (as
+/// 0.2.0 read its own files).
+fn field_at(bytes: &[u8], at: usize) -> u64 {
+    bytes
+        .get(at..at + 8)
+        .and_then(|b| b.try_into().ok())
+        .map_or(0, u64::from_le_bytes)
 }

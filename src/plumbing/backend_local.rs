@@ -20,19 +20,10 @@ impl<T> BackendLocal<T> {
         BackendLocal(RefCell::new(value))
     }
 
-    /// `f` of the value; a re-entrant `with_borrow_mut` panics (an ERROR),
-    /// as a `RefCell` does.
-    #[inline]
-    pub fn with_borrow<R>(&self, f: impl FnOnce(&T) -> R) -> R {
-        f(&self.0.borrow())
-    }
-
+    /// `f` of the value; a re-entrant call panics (an ERROR), as a
+    /// `RefCell` does.
     #[inline]
     pub fn with_borrow_mut<R>(&self, f: impl FnOnce(&mut T) -> R) -> R {
         f(&mut self.0.borrow_mut())
-    }
-
-    pub fn set(&self, value: T) {
-        *self.0.borrow_mut() = value;
     }
 }

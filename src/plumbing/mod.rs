@@ -18,6 +18,8 @@ pub mod native_type;
 pub mod numeric;
 #[cfg(any(test, feature = "pg_test"))]
 pub mod pg_test_support;
+#[cfg(not(named_dsm))]
+pub mod pinned_segment;
 pub mod random;
 pub mod record;
 pub mod settings;

@@ -4,7 +4,8 @@
 //! reserved when the server starts (and set up again after a crash
 //! restart); on PostgreSQL 17+ without preloading, the first backend that
 //! needs it creates it as a named DSM segment (`GetNamedDSMSegment`), which
-//! the others attach. On 15 and 16 without preloading there is none.
+//! the others attach; on 15 and 16 as a DSM segment it pins and records in
+//! a file (`pinned_segment`).
 //!
 //! This module knows no generator: it defines what it needs of its users,
 //! [`SharedState`].
@@ -241,12 +242,29 @@ pub fn attach_dynamic() {
 
 /// The version of the DSM segment's layout (its header and how the users'
 /// states follow it), in the segment's name and in the claim
-/// (`dsm_claim`). Raise it whenever the layout or a user's state changes:
-/// a library with another layout then refuses instead of sharing the
-/// segment. 3 was 0.3.0's (whose segment `dsm_claim` knows by name); 4 is
-/// the first with the claim.
-#[cfg(named_dsm)]
+/// (`dsm_claim`) on 17+, in the segment's header on 15 and 16
+/// (`pinned_segment`). Raise it whenever the layout or a user's state
+/// changes: a library with another layout then refuses instead of sharing
+/// the segment. 3 was 0.3.0's (whose segment `dsm_claim` knows by name); 4
+/// is the first with the claim.
 const DSM_LAYOUT_VERSION: u32 = 4;
 
+/// PostgreSQL 15 and 16 without preloading: the generators live in a DSM
+/// segment that the first backend to generate makes and pins for the
+/// server's run, and the others find (`pinned_segment`; docs/operations.md
+/// "Shared mode"). Set up as on 17: a set-up that raises leaves it not
+/// ready, for the next backend to set up again.
 #[cfg(not(named_dsm))]
-pub fn attach_dynamic() {}
+pub fn attach_dynamic() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    static ATTACHED: AtomicBool = AtomicBool::new(false);
+    if settings::preloaded() || ATTACHED.load(Ordering::Relaxed) || users().is_empty() {
+        return;
+    }
+    let (_, size) = layout();
+    crate::plumbing::pinned_segment::attach(DSM_LAYOUT_VERSION as u64, size, |states, fresh| {
+        // SAFETY: `size` bytes of this run's segment, set up unless `fresh`.
+        unsafe { attach_all(states, fresh) }
+    });
+    ATTACHED.store(true, Ordering::Relaxed);
+}

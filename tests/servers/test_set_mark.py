@@ -11,10 +11,6 @@ having thrown the IDs of that time away (`pg_flake.max_clock_lag` is 300 s
 so that the ahead IDs can be made at all)."""
 
 import subprocess
-import time
-
-import psycopg
-import pytest
 
 from test_standby import tell_preloaded
 
@@ -187,33 +183,3 @@ def test_lowering_waits_for_a_recorder_in_flight(servers):
     server.start()
     insert(server, 3)
     assert_above(server, 3, "2")
-
-
-def test_lowering_is_refused_while_other_sessions_generate(servers, pg_major):
-    """Per backend (PostgreSQL 15 and 16 without preloading) each session
-    keeps its own generator until it ends, above any mark set meanwhile:
-    lowering is refused (55000, naming their pids) while another session
-    holds a slot of the format; raising is not, and once they end lowering
-    is done."""
-    if pg_major >= 17:
-        pytest.skip("PostgreSQL 17+ has a shared generator without preloading too")
-    server = servers("primary").init(preload=False)
-    server.start()
-    setup(server)
-    with server.connect("flake") as other:
-        other.execute("SELECT sno_generate()")
-        pid = other.execute("SELECT pg_backend_pid()").fetchone()[0]
-        with server.connect("flake") as conn:
-            with pytest.raises(psycopg.errors.ObjectNotInPrerequisiteState) as refused:
-                conn.execute("SELECT pg_flake_set_mark('sno', now() - interval '1 hour')")
-            assert str(pid) in refused.value.diag.message_primary
-            conn.execute("SELECT pg_flake_set_mark('sno', now() + interval '10 s')")
-    # The other session is gone (its slot released as it ended).
-    deadline = time.time() + 30
-    while time.time() < deadline:
-        try:
-            server.sql("SELECT pg_flake_set_mark('sno', now() - interval '1 hour')", dbname="flake")
-            break
-        except psycopg.errors.ObjectNotInPrerequisiteState:
-            time.sleep(0.1)
-    insert(server, 1)

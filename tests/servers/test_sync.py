@@ -254,15 +254,14 @@ def test_a_synchronous_standby_leaving_mid_load(servers):
 
 
 def test_a_dsm_set_up_without_a_readable_mark_is_not_used(servers, pg_major):
-    """PostgreSQL 17+ without preloading: a marks file that cannot be read
-    when the segment is set up leaves that format's generator without its
-    mark; no backend uses it so (each new one refuses, naming the file,
-    while the other formats generate), and once the file is readable
+    """Without preloading (a named DSM segment on 17+, a pinned one on 15
+    and 16): a marks file that cannot be read when the segment is set up
+    leaves that format's generator without its mark; no backend uses it so
+    (each new one refuses, naming the file, while the other formats
+    generate), and once the file is readable
     generation goes on above the IDs issued before, with the clock 30 s
     behind them (docs/operations.md "Shared mode", docs/guarantees.md
     "Restarts, crashes and the clock")."""
-    if pg_major < 17:
-        pytest.skip("the named DSM segment is PostgreSQL 17+")
     server = servers("primary").init(preload=False)
     server.start()
     server.create_database()

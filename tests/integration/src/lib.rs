@@ -67,31 +67,15 @@ pub struct Counter {
 }
 
 /// The mode pg_flake runs in on the test server (docs/guarantees.md "Guarantees", docs/operations.md "Shared mode"):
-/// `PG_FLAKE_TEST_MODE` (`shared` or `backend`, set by `scripts/test-sql.sh`),
-/// else what the server gives: shared mode when it preloads pg_flake and,
-/// without preloading, from PostgreSQL 17 on (a named DSM segment). The
-/// concurrency tests also check that `pg_flake_generator_state()` reports
-/// this mode.
+/// The mode of the server's generators: `shared`, preloaded or not, on
+/// every version (0.4.0; earlier versions gave each backend its own
+/// generators on 15 and 16 without preloading). `PG_FLAKE_TEST_MODE`, set
+/// by `scripts/test-sql.sh`, must say the same. The concurrency tests check
+/// that `pg_flake_generator_state()` reports it.
 pub fn mode() -> &'static str {
     match std::env::var("PG_FLAKE_TEST_MODE").as_deref() {
-        Ok("shared") => "shared",
-        Ok("backend") => "backend",
-        Ok(other) => panic!("PG_FLAKE_TEST_MODE is {other:?}, not shared or backend"),
-        Err(_) => {
-            let mut db = connect();
-            let preloaded: bool = db
-                .query_one(
-                    "SELECT current_setting('shared_preload_libraries') ~ '\\mpg_flake\\M'",
-                    &[],
-                )
-                .unwrap()
-                .get(0);
-            if preloaded || server_version_num(&mut db) >= 170000 {
-                "shared"
-            } else {
-                "backend"
-            }
-        }
+        Ok("shared") | Err(_) => "shared",
+        Ok(other) => panic!("PG_FLAKE_TEST_MODE is {other:?}: every server runs shared mode"),
     }
 }
 

@@ -90,9 +90,7 @@ FROM (SELECT id AS a, lead(id) OVER (ORDER BY n) AS b
 WHERE b IS NOT NULL;
 SELECT abs(extract(epoch FROM kuid64_timestamp(kuid64_generate()) - now())) < 60 AS kuid64_now,
        abs(extract(epoch FROM kuid96_timestamp(kuid96_generate()) - now())) < 60 AS kuid96_now;
-SELECT format, mode = CASE WHEN current_setting('shared_preload_libraries') ~ '\mpg_flake\M'
-                              OR current_setting('server_version_num')::int >= 170000
-                      THEN 'shared' ELSE 'backend' END AS mode_ok,
+SELECT format, mode = 'shared' AS mode_ok,
        process,
        range_last - range_first + 1 = 16384 / nslots AS range_is_share, issued >= 20000 AS issued
 FROM pg_flake_generator_state() WHERE format LIKE 'kuid%' ORDER BY format;

@@ -45,12 +45,10 @@ FROM (SELECT id AS a, lead(id) OVER (ORDER BY n) AS b
       FROM (SELECT n, sno_generate() AS id FROM generate_series(1, 20000) n) s) t
 WHERE b IS NOT NULL;
 SELECT abs(extract(epoch FROM sno_timestamp(sno_generate()) - now())) < 60 AS near_now;
--- The mode is 'shared' when pg_flake is preloaded and, without preloading,
--- from PostgreSQL 17 on (a named DSM segment), else 'backend'; either way
--- this backend's IDs came from the row shown.
-SELECT format, kind, mode = CASE WHEN current_setting('shared_preload_libraries') ~ '\mpg_flake\M'
-                              OR current_setting('server_version_num')::int >= 170000
-                      THEN 'shared' ELSE 'backend' END AS mode_ok,
+-- The mode is 'shared', preloaded or not (without preloading: a named DSM
+-- segment on 17+, a pinned one on 15 and 16); this backend's IDs came from
+-- the row shown.
+SELECT format, kind, mode = 'shared' AS mode_ok,
        range_first, range_last, last_sequence IS NOT NULL AS used, issued > 0 AS issued
 FROM pg_flake_generator_state() WHERE format = 'sno';
 

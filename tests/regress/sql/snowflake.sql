@@ -48,9 +48,7 @@ SELECT bool_and(a < b) AS increasing, count(*) AS pairs
 FROM (SELECT id AS a, lead(id) OVER (ORDER BY n) AS b
       FROM (SELECT n, snowflake_generate() AS id FROM generate_series(1, 20000) n) s) t
 WHERE b IS NOT NULL;
-SELECT format, mode = CASE WHEN current_setting('shared_preload_libraries') ~ '\mpg_flake\M'
-                              OR current_setting('server_version_num')::int >= 170000
-                      THEN 'shared' ELSE 'backend' END AS mode_ok,
+SELECT format, mode = 'shared' AS mode_ok,
        process = slot % 32 AS process_is_slot, range_first = (slot / 32) * (range_last - range_first + 1) AS range_of_slot,
        issued >= 20000 AS issued
 FROM pg_flake_generator_state() WHERE format = 'snowflake';

@@ -17,9 +17,9 @@ JOIN pg_am am ON am.oid = f.opfmethod AND am.amname = 'btree'
 JOIN pg_amproc p ON p.amprocfamily = f.oid AND p.amprocnum = 6
 WHERE f.opfname IN ('sno_ops', 'siq_ops', 'flaxid_ops', 'kuid96_ops', 'distributed_id_ops');
 
--- Shared mode: preloaded on every version, and without preloading from 17
--- (a named DSM segment); per-backend generators otherwise.
+-- Shared mode on every version, preloaded or not (0.4.0; earlier versions
+-- gave each backend its own generators on 15 and 16 without preloading).
 SELECT sno_generate() IS NOT NULL AS generated;
 SELECT string_agg(DISTINCT mode, ',')
-    = CASE WHEN :preloaded = 1 OR :major >= 17 THEN 'shared' ELSE 'backend' END AS mode_as_expected
+    = 'shared' AS mode_as_expected
 FROM pg_flake_generator_state() WHERE format = 'sno';

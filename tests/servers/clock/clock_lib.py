@@ -57,18 +57,18 @@ RANDOM_GENERATORS = [
 
 
 def state_mode(mode: str, pg_major: int) -> str:
-    """The generators' mode as pg_flake_generator_state() says it: without
-    preloading, PostgreSQL 17+ keeps the shared state in a DSM segment
-    (docs/operations.md "Shared mode"), 15 and 16 per backend."""
-    return "shared" if mode == "preloaded" or pg_major >= 17 else "backend"
+    """The generators' mode as pg_flake_generator_state() says it: shared,
+    preloaded or not; without preloading the shared state is in a DSM
+    segment, named on 17+, pinned on 15 and 16 (docs/operations.md "Shared
+    mode")."""
+    return "shared"
 
 
 def mode_label(mode: str, pg_major: int) -> str:
     if mode == "preloaded":
         return "preloaded: shared mode"
-    if state_mode(mode, pg_major) == "shared":
-        return "not preloaded: shared mode (DSM segment)"
-    return "not preloaded: per-backend mode"
+    segment = "named" if pg_major >= 17 else "pinned"
+    return f"not preloaded: shared mode ({segment} DSM segment)"
 
 
 # --- servers --------------------------------------------------------------

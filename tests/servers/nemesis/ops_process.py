@@ -13,7 +13,7 @@ import subprocess
 from cluster import backend_pids
 from registry import Op, pick, register
 
-from harness import PG_BIN, major_version
+from harness import PG_BIN
 
 
 def running(world, roles=("primary", "standby", "second", "clone")):
@@ -97,9 +97,10 @@ class Restart(Op):
 class ReinstallLibrary(Op):
     """The installed library replaced while every server runs, as `cargo
     pgrx install` and dpkg replace it: a new file renamed over the old one,
-    here a copy of itself (issue 36 item 6). On 17+ the second server, which
-    does not preload pg_flake, loads it in its new backends beside the old
-    ones, all in one named DSM segment (docs/operations.md "Versions"). A
+    here a copy of itself (issue 36 item 6). The second server, which does
+    not preload pg_flake, loads it in its new backends beside the old ones,
+    all in one DSM segment: named on 17+, pinned and found through its
+    record file on 15 and 16 (docs/operations.md "Versions"). A
     library of another layout is releases/test_in_place.py's, with the real
     0.2.0 and 0.3.0."""
 
@@ -107,7 +108,7 @@ class ReinstallLibrary(Op):
     base_weight = 0.5
 
     def plan(self, world, rng):
-        if major_version() < 17 or not world.cluster.second.up:
+        if not world.cluster.second.up:
             return None
         return {}
 
