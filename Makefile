@@ -32,13 +32,15 @@
 #   test-servers        25500-25519     25520-25539     25540-25559     25560-25579     PG_FLAKE_SERVERS_PORT + 20 (V - 15), twenty ports
 #   nemesis             25700-25705     25720-25725     25740-25745     25760-25765     PG_FLAKE_SERVERS_PORT = 25700 + 20 (V - 15), six ports
 #   test-releases       25610-25611                                     25616-25617     25610 + 2 (V - 15), two ports
+#   test-ecosystem      25800-25819     25820-25839     25840-25859     25860-25879     25800 + 20 (V - 15); pgbouncer on the last
 #   bench               25440           25441           25442           25443           PG_FLAKE_BENCH_PORT + (V - 15)
 # cargo pgrx test: pgrx 0.18.1 binds a free port itself (in the ephemeral
 # range; it has no setting for it). Data directories: .run/pg<V>
 # (make run); $(PG_FLAKE_TMP)/pg_flake-test-<V>[-backend],
 # pg_flake-long-<V>/<test>/<server>, pg_flake-pgrx-test-data/<V>-<pid> and
 # pgf-upgrade-<V>/*/pg15, pg<V> (tests; pgf-upgrade-17-18/*/pg17, pg18 from 17),
-# pg_flake-package-<V> (test-package), pgf-nemesis-<V>/<test>/<server> (nemesis), pg_flake-bench-<V> (bench).
+# pg_flake-package-<V> (test-package), pgf-nemesis-<V>/<test>/<server> (nemesis), pg_flake-bench-<V> (bench),
+# pgf-ecosystem-<V>/<test or module>/<server> (test-ecosystem).
 
 PG_VERSIONS  ?= 15 16 17 18
 PG           ?= 15
@@ -71,7 +73,7 @@ RUN_PG_PORT := $(shell echo $$(($(RUN_PORT) - $(PG) + 15)))
 RUN_DATA    ?= $(CURDIR)/.run/pg$(PG)
 PSQL_RUN     = $(call pg_bin,$(PG))/psql -X -h 127.0.0.1 -p $(RUN_PG_PORT) -U postgres
 
-.PHONY: all prereqs install run stop test lint test-core test-pgrx test-sql test-upgrade test-long test-clock test-servers test-citus test-releases test-package test-nemesis nemesis bench bench-codecs package clean
+.PHONY: all prereqs install run stop test lint test-core test-pgrx test-sql test-upgrade test-long test-clock test-servers test-citus test-releases test-package test-nemesis test-ecosystem nemesis bench bench-codecs package clean
 # The per-version targets (install-18, …) come from pattern rules: never
 # files, and none to delete afterwards.
 .SECONDARY:
@@ -171,15 +173,16 @@ test-upgrade-%: install-$$(call upgrade_from,$$*) install-$$(call upgrade_to,$$*
 ## every generator; node settings across servers with logical replication:
 ## tests/servers/load, run by scripts/test-servers.sh), test-clock-V, test-citus-V (skips
 ## without an installed Citus), for PostgreSQL 15 and 18 test-releases-V, test-nemesis-V (a
-## short run of the nemesis) and, for the versions that are Debian's own (15, 17),
-## test-package-V.
+## short run of the nemesis), test-ecosystem-V and, for the versions that are Debian's own
+## (15, 17), test-package-V.
 test-long: $(addprefix test-long-all-,$(PG_VERSIONS))
 # One version's long suites, one after the other; `make -j4 test-long` (CI)
 # runs the versions side by side: each has its own ports and data
 # directories, apt and the tests' Python environment take turns.
 test-long-all-%:
 	$(MAKE) --no-print-directory -j1 test-long-$* test-clock-$* test-servers-$* test-citus-$* \
-		$(if $(filter 15 18,$*),test-releases-$*) test-nemesis-$* $(if $(filter $(DEB_VERSIONS),$*),test-package-$*)
+		$(if $(filter 15 18,$*),test-releases-$*) test-nemesis-$* test-ecosystem-$* \
+		$(if $(filter $(DEB_VERSIONS),$*),test-package-$*)
 test-long-%: install-%
 	$(call with_pg,$*) PG_FLAKE_SERVERS_PORT=$$((25460 + 5 * ($* - 15))) \
 		PG_FLAKE_SERVERS_DATA=$(PG_FLAKE_TMP)/pg_flake-long-$* scripts/test-servers.sh load
@@ -243,6 +246,22 @@ test-nemesis: test-nemesis-$(PG)
 test-nemesis-%: install-%
 	$(call with_pg,$*) $(call nemesis_env,$*) PG_FLAKE_NEMESIS_SEED='$(NEMESIS_SHORT)' \
 		PG_FLAKE_NEMESIS_MINUTES=1 scripts/test-servers.sh nemesis
+
+## test-ecosystem: pg_flake with the tools operators run (tests/servers/ecosystem, issue 40;
+## docs/operations.md "Among the tools operators run"; under half a minute for 15, about a
+## minute for 17): range partitions by time from pg_flake_create_partitions with pruning and
+## hash partitions of every native type (every version), pg_partman (4.7 on 15, 5.2 on 17),
+## TimescaleDB hypertables (17), pgbouncer in transaction mode, logical replication of every
+## type (bidirectional from 16) and pglogical (15, 17); a component without a package for that
+## version skips with a notice. scripts/ecosystem-prereqs.sh installs the Debian packages first
+## (on 17 into its chroot). 127.0.0.1:25800-25819 on 15 (see the ports above), data in
+## $(PG_FLAKE_TMP)/pgf-ecosystem-V. Part of `make test-long`; the version PG,
+## test-ecosystem-V for version V.
+test-ecosystem: test-ecosystem-$(PG)
+test-ecosystem-%: install-%
+	scripts/ecosystem-prereqs.sh $*
+	$(call with_pg,$*) PG_FLAKE_SERVERS_PORT=$$((25800 + 20 * ($* - 15))) \
+		PG_FLAKE_SERVERS_DATA=$(PG_FLAKE_TMP)/pgf-ecosystem-$* scripts/test-servers.sh ecosystem
 
 ## test-releases: upgrades from the real previous releases (scripts/releases.txt), each
 ## built from its own commit by scripts/build-release.sh (cached in
