@@ -248,13 +248,13 @@ test-nemesis-%: install-%
 		PG_FLAKE_NEMESIS_MINUTES=1 scripts/test-servers.sh nemesis
 
 ## test-ecosystem: pg_flake with the tools operators run (tests/servers/ecosystem, issue 40;
-## docs/operations.md "Among the tools operators run"; measured on a shared 2-core machine: 70 s
+## docs/operations.md "Among the tools operators run"; measured on a shared 2-core machine: 72 s
 ## for 15, 53 s for 16, 123 s for 17, 33 s for 18): range partitions by time from
 ## pg_flake_create_partitions with pruning and hash partitions of every native type (every
 ## version), pg_partman (4.7 on 15, 5.2 on 17), TimescaleDB hypertables (17), pgbouncer in
 ## transaction mode, logical replication of every type (bidirectional from 16), pglogical and
-## pg_auto_failover (15, 17); a component without a package for that version skips with a
-## notice. scripts/ecosystem-prereqs.sh installs the Debian packages first (on 17 into its
+## pg_auto_failover (15, 17), repmgr (15); a component without a package for that version skips
+## with a notice. scripts/ecosystem-prereqs.sh installs the Debian packages first (on 17 into its
 ## chroot). 127.0.0.1:25800-25819 on 15 (see the ports above), data in
 ## $(PG_FLAKE_TMP)/pgf-ecosystem-V. Part of `make test-long`; the version PG, test-ecosystem-V
 ## for version V.

@@ -5,8 +5,8 @@
 #   every version: pgbouncer (a program of the machine: it pools
 #       connections to any version's server);
 #   15: Debian 12's postgresql-15-partman (pg_partman 4.7),
-#       postgresql-15-pglogical and postgresql-15-auto-failover (with
-#       pg_autoctl);
+#       postgresql-15-pglogical, postgresql-15-auto-failover (with
+#       pg_autoctl) and postgresql-15-repmgr;
 #   17 (Debian 13's, in the chroot of scripts/pg17-chroot.sh): Debian 13's
 #       postgresql-17-partman (pg_partman 5.2), postgresql-17-timescaledb
 #       (TimescaleDB 2.19), postgresql-17-pglogical and
@@ -23,7 +23,7 @@ PG17_CONFIG=${PG17_CONFIG:-$PG_FLAKE_CHROOT/pg17/bin/pg_config}
 scripts/apt-install.sh "ecosystem-$version" pgbouncer
 case $version in
 15) scripts/apt-install.sh ecosystem-15 postgresql-15-partman postgresql-15-pglogical \
-    postgresql-15-auto-failover ;;
+    postgresql-15-auto-failover postgresql-15-repmgr ;;
 17)
     # Only where 17 is the chroot's (another PG17_CONFIG: its own packages).
     if [ "$PG17_CONFIG" = "${PG_FLAKE_CHROOT%/}/pg17/bin/pg_config" ]; then

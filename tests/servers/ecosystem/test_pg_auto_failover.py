@@ -20,6 +20,7 @@ which pg_auto_failover sets up), and the rejoined old primary refuses too.
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import threading
@@ -147,7 +148,7 @@ class Writer(threading.Thread):
             conn.close()
 
 
-def test_failover(servers, pg_major, figures):
+def test_formation_failover(servers, pg_major, figures):
     monitor, first, second = (servers(name) for name in ("monitor", "node_a", "node_b"))
     autoctl = Autoctl(first.data.parent / "autoctl")
     pgctl = PG_BIN / "pg_ctl"
@@ -158,6 +159,7 @@ def test_failover(servers, pg_major, figures):
         if server is second:
             first.sql("CHECKPOINT")
 
+    passed = False
     monitor.make_data_directory()
     second.make_data_directory()
     # pg_autoctl makes a node's backup directory beside its data directory.
@@ -274,7 +276,13 @@ def test_failover(servers, pg_major, figures):
             f" snowflake IDs committed, every one distinct and on node_b; {writer.errors}"
             " failed attempts during the failover; both standbys refused (25006)"
         )
+        passed = True
     finally:
         autoctl.stop_all()
         for server in (first, second, monitor):
             Server.stop(server, mode="immediate", check=False)
+        if passed:
+            # What pg_autoctl made beside the data directories (the servers'
+            # fixture removes those).
+            shutil.rmtree(autoctl.home, ignore_errors=True)
+            shutil.rmtree(first.data.parent / "backup", ignore_errors=True)
