@@ -248,8 +248,8 @@ test-nemesis-%: install-%
 		PG_FLAKE_NEMESIS_MINUTES=1 scripts/test-servers.sh nemesis
 
 ## test-ecosystem: pg_flake with the tools operators run (tests/servers/ecosystem, issue 40;
-## docs/operations.md "Among the tools operators run"; measured on a shared 2-core machine: 72 s
-## for 15, 53 s for 16, 123 s for 17, 33 s for 18): range partitions by time from
+## docs/operations.md "Among the tools operators run"; measured on a shared 2-core machine:
+## 66-72 s for 15, 27-53 s for 16, 65-123 s for 17, 33-52 s for 18): range partitions by time from
 ## pg_flake_create_partitions with pruning and hash partitions of every native type (every
 ## version), pg_partman (4.7 on 15, 5.2 on 17), TimescaleDB hypertables (17), pgbouncer in
 ## transaction mode, logical replication of every type (bidirectional from 16), pglogical and
