@@ -29,7 +29,8 @@
 # (pgf-upgrade-17-18/*/pg17, pg18 from 17), pgf-servers-<V>, pgf-clock-<V>,
 # pgf-citus-<V>, pgf-releases-<V>, pg_flake-package-<V> (test-package),
 # pgf-nemesis-<V>/<test>/<server> (nemesis), pg_flake-bench-<V> (bench),
-# pg_flake-installcheck-<V> (installcheck's results).
+# pg_flake-installcheck-<V> (installcheck's results), pgf-ecosystem-<V>/<test or
+# module>/<server> (test-ecosystem).
 #
 # `make help` lists the targets: the first line of each `## target:` comment
 # below (the lines after it say more); every .PHONY target has one.
@@ -69,7 +70,7 @@ RUN_PG_PORT := $(call port,run,$(PG),$(RUN_PORT))
 RUN_DATA    ?= $(CURDIR)/.run/pg$(PG)
 PSQL_RUN     = $(call pg_bin,$(PG))/psql -X -h 127.0.0.1 -p $(RUN_PG_PORT) -U postgres
 
-.PHONY: all help prereqs install run stop installcheck test lint test-core test-pgrx test-sql test-upgrade test-long test-clock test-servers test-citus test-releases test-package test-nemesis nemesis bench bench-codecs package clean
+.PHONY: all help prereqs install run stop installcheck test lint test-core test-pgrx test-sql test-upgrade test-long test-clock test-servers test-citus test-releases test-package test-nemesis test-ecosystem nemesis bench bench-codecs package clean
 # The per-version targets (install-18, …) come from pattern rules: never
 # files, and none to delete afterwards.
 .SECONDARY:
@@ -200,15 +201,16 @@ test-upgrade-%: install-$$(call upgrade_from,$$*) install-$$(call upgrade_to,$$*
 ## every generator; node settings across servers with logical replication:
 ## tests/servers/load, run by scripts/test-servers.sh), test-clock-V, test-citus-V (skips
 ## without an installed Citus), for PostgreSQL 15 and 18 test-releases-V, test-nemesis-V (a
-## short run of the nemesis) and, for the versions that are Debian's own (15, 17),
-## test-package-V.
+## short run of the nemesis), test-ecosystem-V and, for the versions that are Debian's own
+## (15, 17), test-package-V.
 test-long: $(addprefix test-long-all-,$(PG_VERSIONS))
 # One version's long suites, one after the other; `make -j4 test-long` (CI)
 # runs the versions side by side: each has its own ports and data
 # directories, apt and the tests' Python environment take turns.
 test-long-all-%:
 	$(MAKE) --no-print-directory -j1 test-long-$* test-clock-$* test-servers-$* test-citus-$* \
-		$(if $(filter 15 18,$*),test-releases-$*) test-nemesis-$* $(if $(filter $(DEB_VERSIONS),$*),test-package-$*)
+		$(if $(filter 15 18,$*),test-releases-$*) test-nemesis-$* test-ecosystem-$* \
+		$(if $(filter $(DEB_VERSIONS),$*),test-package-$*)
 test-long-%: install-%
 	$(call with_pg,$*) PG_FLAKE_SERVERS_PORT=$(call port,test-long,$*) \
 		PG_FLAKE_SERVERS_DATA=$(PG_FLAKE_TMP)/pg_flake-long-$* scripts/test-servers.sh load
@@ -276,6 +278,24 @@ test-nemesis: test-nemesis-$(PG)
 test-nemesis-%: install-%
 	$(call with_pg,$*) $(call nemesis_env,$*) PG_FLAKE_NEMESIS_SEED='$(NEMESIS_SHORT)' \
 		PG_FLAKE_NEMESIS_MINUTES=1 scripts/test-servers.sh nemesis
+
+## test-ecosystem: pg_flake with the tools operators run (partitioning, HA managers, replication, poolers).
+## tests/servers/ecosystem, issue 40;
+## docs/operations.md "Among the tools operators run"; measured on a shared 2-core machine:
+## 66-72 s for 15, 27-53 s for 16, 65-123 s for 17, 33-52 s for 18): range partitions by time from
+## pg_flake_create_partitions with pruning and hash partitions of every native type (every
+## version), pg_partman (4.7 on 15, 5.2 on 17), TimescaleDB hypertables (17), pgbouncer in
+## transaction mode, logical replication of every type (bidirectional from 16), pglogical and
+## pg_auto_failover (15, 17), repmgr (15); a component without a package for that version skips
+## with a notice. scripts/ecosystem-prereqs.sh installs the Debian packages first (on 17 into its
+## chroot). test-ecosystem's ports (scripts/ports.txt; pgbouncer on the last), data in
+## $(PG_FLAKE_TMP)/pgf-ecosystem-V. Part of `make test-long`; the version PG, test-ecosystem-V
+## for version V.
+test-ecosystem: test-ecosystem-$(PG)
+test-ecosystem-%: install-%
+	scripts/ecosystem-prereqs.sh $*
+	$(call with_pg,$*) PG_FLAKE_SERVERS_PORT=$(call port,test-ecosystem,$*) \
+		PG_FLAKE_SERVERS_DATA=$(PG_FLAKE_TMP)/pgf-ecosystem-$* scripts/test-servers.sh ecosystem
 
 ## test-releases: upgrades from the real previous releases (scripts/releases.txt) to this build.
 ## Each built from its own commit by scripts/build-release.sh (cached in

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # apt-install.sh WHO PACKAGE...: installs those of the Debian packages that
 # are missing (as root), saying so under the caller's name; does nothing
-# when all are installed.
+# when all are installed. APT_NO_RECOMMENDS=1: without their recommended
+# packages (the chroot of PostgreSQL 17 is kept minimal).
 set -euo pipefail
 who=$1
 shift
@@ -26,4 +27,6 @@ keep_missing "${missing[@]}"
 [ ${#missing[@]} -gt 0 ] || exit 0
 echo "$who: installing ${missing[*]}"
 apt-get update -qq
-DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+options=()
+[ "${APT_NO_RECOMMENDS:-}" != 1 ] || options+=(--no-install-recommends)
+DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${options[@]}" "${missing[@]}" >/dev/null

@@ -178,6 +178,9 @@ write_wrappers() {
     done
     # pg_regress is PGXS's, not a program of bin/.
     write_wrapper pg_regress "$PG/lib/pgxs/src/test/regress/pg_regress"
+    # pg_auto_failover's pg_autoctl is Debian's /usr/bin/pg_autoctl, installed
+    # in the chroot by scripts/ecosystem-prereqs.sh 17 (after set-up).
+    write_wrapper pg_autoctl /usr/bin/pg_autoctl
 }
 
 setup() {

@@ -1,0 +1,196 @@
+"""repmgr with pg_flake (docs/operations.md "repmgr"; issue 40): Debian 12's
+repmgr 5.3 on PostgreSQL 15 (the module skips on the other versions).
+
+A primary with pg_flake preloaded and ``pg_flake.node = 1`` registered with
+``repmgr primary register``; a standby made by ``repmgr standby clone`` (a
+pg_basebackup: the primary's settings) and registered; the primary makes it
+synchronous. The standby refuses to generate (25006: its node is its
+primary's). A writer inserts sno and Snowflake IDs through a multi-host
+connection string while the primary is killed with SIGKILL; ``repmgr standby
+promote`` promotes the standby, the writer goes on there, and the old
+primary is cloned again from the new one (``repmgr standby clone --force``)
+and registered as its standby, which refuses too. Every ID the writer saw
+committed is distinct and on the new primary. ``repmgr standby switchover``
+is not run (it reaches the other node over SSH), nor ``repmgr node rejoin
+--force-rewind`` (after the kill, the old primary's WAL runs past the fork of
+the new timeline, and in this test pg_rewind through repmgr left it there).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import threading
+import time
+
+import psycopg
+import pytest
+from components import DB, require_extension, skip_module
+
+from harness import PG_BIN, as_postgres, major_version
+
+if major_version() != 15:
+    skip_module("repmgr runs on PostgreSQL 15 (Debian 12's postgresql-15-repmgr) only")
+REPMGR = require_extension("repmgr", {15: "postgresql-15-repmgr"})
+
+
+def wait_until(check, timeout: float, what: str) -> None:
+    deadline = time.time() + timeout
+    while True:
+        try:
+            if check():
+                return
+        except psycopg.Error:
+            pass
+        if time.time() > deadline:
+            raise TimeoutError(f"not within {timeout} s: {what}")
+        time.sleep(0.3)
+
+
+class Writer(threading.Thread):
+    """Inserts IDs through a connection string until stopped, keeping every
+    ID whose commit it saw."""
+
+    def __init__(self, conninfo: str):
+        super().__init__()
+        self.conninfo = conninfo
+        self.committed: dict[str, list] = {"sno": [], "snowflake": []}
+        self.errors = 0
+        self.stopping = threading.Event()
+
+    def run(self) -> None:
+        conn = None
+        while not self.stopping.is_set():
+            try:
+                if conn is None:
+                    conn = psycopg.connect(self.conninfo, autocommit=True, connect_timeout=2)
+                for name in self.committed:
+                    row = conn.execute(f"INSERT INTO ids_{name} DEFAULT VALUES RETURNING id::text")
+                    self.committed[name].append(row.fetchone()[0])
+            except psycopg.Error:
+                self.errors += 1
+                if conn is not None:
+                    conn.close()
+                conn = None
+                time.sleep(0.2)
+        if conn is not None:
+            conn.close()
+
+
+def repmgr_conf(server, node_id: int) -> str:
+    """The node's repmgr.conf, beside its data directory."""
+    path = server.data.parent / f"{server.name}.repmgr.conf"
+    path.write_text(
+        f"node_id={node_id}\n"
+        f"node_name='{server.name}'\n"
+        f"conninfo='host=127.0.0.1 port={server.port} user=postgres dbname=repmgr"
+        " connect_timeout=2'\n"
+        f"data_directory='{server.data}'\n"
+        f"pg_bindir='{PG_BIN}'\n"
+        "use_replication_slots=yes\n"
+    )
+    subprocess.run(["chown", "postgres:postgres", str(path)], check=True)
+    return str(path)
+
+
+def repmgr(*args) -> str:
+    done = as_postgres(PG_BIN / "repmgr", *args, check=False)
+    if done.returncode != 0:
+        raise RuntimeError(f"repmgr {' '.join(map(str, args))}:\n{done.stdout}\n{done.stderr}")
+    return done.stdout
+
+
+def test_repmgr_failover(servers, pg_major, figures):
+    first, second = servers("node_a"), servers("node_b")
+    first.init("pg_flake.node = 1", "wal_log_hints = on", "hot_standby = on")
+    first.start()
+    first.sql("CREATE DATABASE repmgr")
+    first.create_database(DB)
+    for fmt, kind, call in (
+        ("sno", "sno", "sno_generate()"),
+        ("snowflake", "bigint", "snowflake_generate()"),
+    ):
+        first.sql(f"CREATE TABLE ids_{fmt} (id {kind} PRIMARY KEY DEFAULT {call})", dbname=DB)
+    first.value("SELECT sno_generate()", dbname=DB)
+    conf_a, conf_b = repmgr_conf(first, 1), repmgr_conf(second, 2)
+    repmgr("-f", conf_a, "primary", "register")
+
+    second.make_data_directory()
+    repmgr(
+        "-h", "127.0.0.1", "-p", first.port, "-U", "postgres", "-d", "repmgr",
+        "-f", conf_b, "standby", "clone", "--fast-checkpoint", "--force",
+    )  # fmt: skip
+    second.append_conf()  # its own port, after the primary's copied settings
+    second.start()
+    repmgr("-f", conf_b, "standby", "register")
+    wait_until(
+        lambda: first.value(
+            "SELECT count(*) = 1 FROM pg_stat_replication WHERE state = 'streaming'"
+        ),
+        60,
+        "node_b streaming",
+    )
+    first.sql("ALTER SYSTEM SET synchronous_standby_names = 'node_b'")
+    first.sql("SELECT pg_reload_conf()")
+    wait_until(
+        lambda: first.value("SELECT sync_state = 'sync' FROM pg_stat_replication"),
+        30,
+        "node_b synchronous",
+    )
+    first.value("SELECT sno_generate(), snowflake_generate()", dbname=DB)
+    wait_until(
+        lambda: first.value("SELECT replay_lsn = sent_lsn FROM pg_stat_replication"), 30, "replay"
+    )
+    with pytest.raises(psycopg.Error) as refused:
+        second.sql("SELECT sno_generate()", dbname=DB)
+    assert refused.value.sqlstate == "25006", refused.value
+
+    writer = Writer(
+        f"host=127.0.0.1,127.0.0.1 port={first.port},{second.port} user=postgres"
+        f" dbname={DB} target_session_attrs=read-write"
+    )
+    writer.start()
+    time.sleep(3)
+    before = len(writer.committed["sno"])
+    first.kill9()
+    repmgr("-f", conf_b, "standby", "promote")
+    wait_until(lambda: len(writer.committed["sno"]) > before + 200, 60, "writes on node_b")
+    writer.stopping.set()
+    writer.join()
+
+    # The old primary comes back as a standby of the new one: cloned again
+    # from it (repmgr standby clone --force over its data directory).
+    repmgr(
+        "-h", "127.0.0.1", "-p", second.port, "-U", "postgres", "-d", "repmgr",
+        "-f", conf_a, "standby", "clone", "--fast-checkpoint", "--force",
+    )  # fmt: skip
+    first.append_conf()  # its own port again
+    first.start()
+    repmgr("-f", conf_a, "standby", "register", "--force")
+    wait_until(
+        lambda: second.value(
+            "SELECT count(*) = 1 FROM pg_stat_replication WHERE state = 'streaming'"
+        ),
+        60,
+        "node_a rejoined",
+    )
+    with pytest.raises(psycopg.Error) as refused_old:
+        first.sql("SELECT sno_generate()", dbname=DB)
+    assert refused_old.value.sqlstate == "25006", refused_old.value
+    cluster = repmgr("-f", conf_b, "cluster", "show", "--compact")
+
+    for fmt, ids in writer.committed.items():
+        assert len(set(ids)) == len(ids), f"{fmt}: every committed ID distinct"
+        stored = {row[0] for row in second.sql(f"SELECT id::text FROM ids_{fmt}", dbname=DB)}
+        missing = set(ids) - stored
+        assert not missing, f"{fmt}: committed IDs missing on the new primary: {len(missing)}"
+    figures(
+        f"PostgreSQL {pg_major}, repmgr {REPMGR}: primary killed after {before} sno IDs;"
+        f" {len(writer.committed['sno'])} sno and {len(writer.committed['snowflake'])} snowflake"
+        f" IDs committed, every one distinct and on node_b; {writer.errors} failed attempts;"
+        " both standbys refused (25006)"
+    )
+    for line in cluster.splitlines():
+        figures(line)
+    for conf in (conf_a, conf_b):
+        os.unlink(conf)
