@@ -19,7 +19,11 @@ use pgrx::datum::Interval;
 use pgrx::prelude::*;
 
 sql_file!("../sql/state.sql", name = "state", requires = ["public_id"]);
-sql_file!("../sql/partitions.sql", name = "partitions", requires = ["leases"]);
+sql_file!(
+    "../sql/partitions.sql",
+    name = "partitions",
+    requires = ["leases"]
+);
 
 /// The state of every generator in use, as the rows of
 /// `pg_flake_generator_state()` (without its last three columns in 0.1.0).

@@ -86,7 +86,8 @@ def phase_names(results):
         first = "per-backend mode"
         second = "shared mode"
     else:
-        first = "shared mode (in a named DSM segment; marks in the data directory only)"
+        segment = "a named" if results.get("pg_major", 17) >= 17 else "a pinned"
+        first = f"shared mode (in {segment} DSM segment; marks in the data directory only)"
         second = "shared mode (marks in the data directory and the WAL)"
     suffix = " (shared mode)" if backend_mode == "backend" else " (preloaded)"
     return backend_mode, first, second, suffix

@@ -1,7 +1,7 @@
 //! A marks file that cannot be read or written, as the error a user sees.
 
 use super::list;
-use crate::plumbing::errors::raise;
+use crate::plumbing::errors::{library_replaced, raise};
 use flake_core::marks_file::Damage;
 use flake_core::{Error, ErrorKind};
 use std::io;
@@ -99,19 +99,8 @@ pub fn failed(format: &str, error: std::io::Error) -> ! {
 /// run: this version's server-wide generator records no mark beside it, so
 /// it stays below every unit that one may use (docs/operations.md
 /// "Versions").
-#[cold]
 pub fn refuse_beside_earlier_library(format: &str) -> ! {
-    raise(Error::Refused {
-        kind: ErrorKind::NotReady,
-        message: "pg_flake's library was replaced while the server runs: restart the server".into(),
-        detail: Some(format!(
-            "A backend that loaded an earlier pg_flake library generated {format} IDs with a generator of its own in this server run."
-        )),
-        hint: Some(
-            "Restart the server (pg_ctl restart) after installing pg_flake: every backend then \
-             loads the installed library. Until then, backends that loaded the other library \
-             generate with it, and no ID is issued twice (docs/operations.md \"Versions\")."
-                .into(),
-        ),
-    })
+    library_replaced(format!(
+        "A backend that loaded an earlier pg_flake library generated {format} IDs with a generator of its own in this server run."
+    ))
 }

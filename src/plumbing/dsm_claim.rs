@@ -25,8 +25,7 @@
 //!
 //! Either way only one library generates until the server restarts.
 
-use crate::plumbing::errors::raise;
-use flake_core::{Error, ErrorKind};
+use crate::plumbing::errors::library_replaced;
 use pgrx::pg_sys;
 use pgrx::pg_sys::panic::CaughtError;
 use pgrx::PgSqlErrorCode;
@@ -106,7 +105,7 @@ pub fn claim(layout: u32, size: usize) {
     // let anyone else reach it, and never written again.
     let claim = unsafe { &*claim };
     if claim.magic != MAGIC || claim.layout != u64::from(layout) || claim.size != size as u64 {
-        replaced(format!(
+        library_replaced(format!(
             "This backend's pg_flake library keeps its generators in layout {layout} ({size} bytes); \
              this server's were set up by a backend of another pg_flake library, in layout {} \
              ({} bytes).",
@@ -137,26 +136,11 @@ fn probe_legacy(name: &'static CStr, release: &'static str) {
             CaughtError::PostgresError(report) => report.message().to_string(),
             _ => cause.rethrow(),
         };
-        replaced(format!(
+        library_replaced(format!(
             "A backend that loaded pg_flake {release}'s library keeps that library's generators \
              in shared memory (the registry, asked for its segment \"{}\": {registry}).",
             name.to_string_lossy()
         ))
     })
     .execute();
-}
-
-/// The refusal: 55000, with what was found.
-fn replaced(detail: String) -> ! {
-    raise(Error::Refused {
-        kind: ErrorKind::NotReady,
-        message: "pg_flake's library was replaced while the server runs: restart the server".into(),
-        detail: Some(detail),
-        hint: Some(
-            "Restart the server (pg_ctl restart) after installing pg_flake: every backend then \
-             loads the installed library. Until then, backends that loaded the other library \
-             generate with it, and no ID is issued twice (docs/operations.md \"Versions\")."
-                .into(),
-        ),
-    })
 }

@@ -74,6 +74,25 @@ pub fn internal(message: impl Into<String>) -> ! {
     })
 }
 
+/// 55000: the generators of this server run belong to another pg_flake
+/// library than this backend's (one installed while the server runs,
+/// without preloading; docs/operations.md "Versions"): `detail` says which.
+/// One library's generators per run, until the server restarts.
+#[cold]
+pub fn library_replaced(detail: String) -> ! {
+    raise(Error::Refused {
+        kind: ErrorKind::NotReady,
+        message: "pg_flake's library was replaced while the server runs: restart the server".into(),
+        detail: Some(detail),
+        hint: Some(
+            "Restart the server (pg_ctl restart) after installing pg_flake: every backend then \
+             loads the installed library. Until then, backends that loaded the other library \
+             generate with it, and no ID is issued twice (docs/operations.md \"Versions\")."
+                .into(),
+        ),
+    })
+}
+
 /// Logs a WARNING with a detail line (and returns).
 pub fn warn(message: String, detail: String) {
     ErrorReport::new(PgSqlErrorCode::ERRCODE_WARNING, message, "pg_flake")

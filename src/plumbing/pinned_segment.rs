@@ -21,7 +21,7 @@
 //! than shared, and no second one is made: one library's generators per
 //! server run, as on 17 (`dsm_claim.rs`).
 
-use crate::plumbing::errors::raise;
+use crate::plumbing::errors::{library_replaced, raise};
 use flake_core::{Error, ErrorKind};
 use pgrx::pg_sys;
 use std::io::Write;
@@ -197,19 +197,8 @@ fn record_failed(error: std::io::Error) -> ! {
     ))
 }
 
-#[cold]
 fn refuse_other_layout() -> ! {
-    raise(Error::Refused {
-        kind: ErrorKind::NotReady,
-        message: "pg_flake's library was replaced while the server runs: restart the server".into(),
-        detail: Some(format!(
-            "A backend that loaded another pg_flake library keeps its generators in the shared memory {RECORD} names, in another layout."
-        )),
-        hint: Some(
-            "Restart the server (pg_ctl restart) after installing pg_flake: every backend then \
-             loads the installed library. Until then, backends that loaded the other library \
-             generate with it, and no ID is issued twice (docs/operations.md \"Versions\")."
-                .into(),
-        ),
-    })
+    library_replaced(format!(
+        "A backend that loaded another pg_flake library keeps its generators in the shared memory {RECORD} names, in another layout."
+    ))
 }
