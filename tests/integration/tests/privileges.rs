@@ -91,6 +91,9 @@ fn argument(function: &str, name: &str, sql_type: &str, returns: &str) -> String
         ("bigint", "snowflake") => "175928847299117063",
         ("bigint", "random" | "seed" | "value") => "42",
         ("regclass", "fence") => "'pg_flake_lease_promised'",
+        // The role's own table, partitioned by range on an sno column.
+        ("regclass", "parent") => "'partitioned_ids'",
+        ("interval", "step") => "'1 day'",
         ("text", "kind") => "'message'",
         ("text", "holder") => "'privileges test'",
         ("interval", "ttl") => "'30 s'",
@@ -295,7 +298,8 @@ fn non_superuser_uses_every_type_and_function() {
          CREATE INDEX ON ids (siq); CREATE INDEX ON ids USING hash (flaxid);
          CREATE INDEX ON ids USING brin (kuid96); CREATE INDEX ON ids (did DESC);
          CREATE INDEX ON ids USING hash (sno); CREATE INDEX ON ids USING brin (siq);
-         INSERT INTO ids (n) SELECT g FROM generate_series(1, 1000) g;",
+         INSERT INTO ids (n) SELECT g FROM generate_series(1, 1000) g;
+         CREATE TABLE partitioned_ids (id sno PRIMARY KEY) PARTITION BY RANGE (id);",
     )
     .expect("a non-superuser creates tables with every type");
     let distinct: i64 = db
