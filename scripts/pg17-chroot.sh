@@ -65,6 +65,14 @@ bind() {
     [ -d "$path" ] || return 0
     local target=$ROOT$path
     [ "$target" -ef "$path" ] && return 0
+    # A mount left there that is not this directory: an earlier checkout at
+    # the same path, since deleted (CI clones to one path each run, and a
+    # mount on a deleted directory refuses a new one with ENOENT). Detach it,
+    # with whatever is mounted below it.
+    if mountpoint -q "$target" 2>/dev/null; then
+        log "replacing a stale mount at $target"
+        umount -l "$target"
+    fi
     mkdir -p "$target"
     mount "$flag" "$path" "$target"
     # Unmounting inside must never unmount the machine's own (/dev/pts, …).
