@@ -86,7 +86,7 @@ def phase_names(results):
         first = "per-backend mode"
         second = "shared mode"
     else:
-        segment = "a named" if results.get("pg_major", 17) >= 17 else "a pinned"
+        segment = "a named" if int(results.get("pg_major", 17)) >= 17 else "a pinned"
         first = f"shared mode (in {segment} DSM segment; marks in the data directory only)"
         second = "shared mode (marks in the data directory and the WAL)"
     suffix = " (shared mode)" if backend_mode == "backend" else " (preloaded)"
