@@ -2,7 +2,7 @@
 //! memory. The types only: what is done with them is in `mod.rs` (an ID),
 //! `shared.rs` (a higher mark, one recorder at a time) and `set_mark.rs`.
 
-use super::stats::Counters;
+use super::counters::Counters;
 use crate::node::NodeField;
 use crate::plumbing::errors::internal;
 use crate::plumbing::shared_memory;

@@ -16,6 +16,7 @@
 //! the registry (`src/registry.rs`) lists them, and `_PG_init` hands that list
 //! to [`register`]. Nothing here knows the formats.
 
+mod counters;
 mod generator;
 mod recording;
 mod registry;
@@ -23,7 +24,7 @@ mod set_mark;
 mod settings;
 mod shared;
 mod stats;
-pub use stats::unix_micros_now;
+pub use counters::unix_micros_now;
 
 use crate::marks::{self, Marks};
 use crate::plumbing::clock::BackendClock;

@@ -2,10 +2,10 @@
 //! for the whole server, in shared memory behind a spinlock, whose higher
 //! marks one backend at a time records while the others wait cancellably.
 
+use super::counters::Counters;
 use super::generator::{Generator, ServerState};
 use super::registry::generators;
 use super::settings::max_jump_nanos;
-use super::stats::Counters;
 use crate::marks::{self, Marks};
 use crate::plumbing::clock::BackendClock;
 use crate::plumbing::errors::OrRaise;

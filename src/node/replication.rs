@@ -22,10 +22,15 @@ pub fn both_ways() -> bool {
                         JOIN pg_catalog.pg_database d ON d.oid = s.subdbid
                         WHERE d.datname = pg_catalog.current_database())
             AND EXISTS (SELECT FROM pg_catalog.pg_publication)";
-    Spi::connect(|client| client.select(QUERY, Some(1), &[])?.first().get_one::<bool>())
-        .ok()
-        .flatten()
-        .unwrap_or(false)
+    Spi::connect(|client| {
+        client
+            .select(QUERY, Some(1), &[])?
+            .first()
+            .get_one::<bool>()
+    })
+    .ok()
+    .flatten()
+    .unwrap_or(false)
 }
 
 /// The problem `pg_flake_node()` reports for a format that generates with
