@@ -3,7 +3,8 @@
 # test-ecosystem-V; issue 40) runs pg_flake with, for PostgreSQL V, from
 # Debian's packages (as root; idempotent, nothing to do once installed):
 #   every version: pgbouncer (a program of the machine: it pools
-#       connections to any version's server);
+#       connections to any version's server) and
+#       prometheus-postgres-exporter (likewise: it scrapes any version's);
 #   15: Debian 12's postgresql-15-partman (pg_partman 4.7),
 #       postgresql-15-pglogical, postgresql-15-auto-failover (with
 #       pg_autoctl) and postgresql-15-repmgr;
@@ -20,7 +21,7 @@ cd "$(dirname "$0")/.."
 version=${1:?usage: ecosystem-prereqs.sh V}
 PG_FLAKE_CHROOT=${PG_FLAKE_CHROOT:-/var/lib/pg_flake-trixie}
 PG17_CONFIG=${PG17_CONFIG:-$PG_FLAKE_CHROOT/pg17/bin/pg_config}
-scripts/apt-install.sh "ecosystem-$version" pgbouncer
+scripts/apt-install.sh "ecosystem-$version" pgbouncer prometheus-postgres-exporter
 case $version in
 15) scripts/apt-install.sh ecosystem-15 postgresql-15-partman postgresql-15-pglogical \
     postgresql-15-auto-failover postgresql-15-repmgr ;;

@@ -46,7 +46,10 @@ CREATE TABLE pg_flake_lease_grants (
     kuid_interval integer,
     -- The role that took the lease (pg_flake_lease_role()); NULL for a
     -- lease granted before 0.4.0.
-    holder_role text
+    holder_role text,
+    -- How many times pg_flake_renew extended it (pg_flake_lease_stats);
+    -- 0 for the renewals of a lease before 0.4.0.
+    renewals bigint NOT NULL DEFAULT 0
 );
 ALTER SEQUENCE pg_flake_lease_grants_lease_id_seq OWNED BY pg_flake_lease_grants.lease_id;
 -- The newest lease of a unit: the highest lease_id (grants are serialised).
@@ -395,7 +398,8 @@ BEGIN
             HINT = 'Stop generating with this lease: its unit may already belong to another holder.';
     END IF;
     UPDATE @extschema@.pg_flake_lease_grants g
-    SET expires = greatest(g.expires, clock_timestamp() + lease_ttl)
+    SET expires = greatest(g.expires, clock_timestamp() + lease_ttl),
+        renewals = g.renewals + 1
     WHERE g.lease_id = id
     RETURNING g.* INTO lease;
     -- As a grant: the standbys have the fence before the answer leaves.

@@ -3,7 +3,8 @@
 //! `flake-core`: a top and five folders below it, whose imports run one way,
 //! down, with no circle (docs/development.md "Layout and tests"):
 //! - the top: this file (`_PG_init`), `state` (the SQL functions that report
-//!   on every generator and node) and `lease` (the lease functions);
+//!   on every generator and node), `stats` (the statistics an operator
+//!   scrapes) and `lease` (the lease functions);
 //! - `formats`: one module per format, with the same names as the core's,
 //!   and the registry that lists them;
 //! - `generation`: the coordination-based generators as a server runs them;
@@ -16,6 +17,7 @@ use pgrx::prelude::*;
 
 mod lease;
 mod state;
+mod stats;
 
 mod formats;
 mod generation;

@@ -12,6 +12,7 @@
 //!   deliberately (docs/guarantees.md "Restarts, crashes and the clock").
 
 use crate::formats;
+use crate::node::replication;
 use crate::plumbing::c_function::sql_file;
 use crate::plumbing::time;
 use flake_core::ErrorKind;
@@ -176,6 +177,8 @@ fn pg_flake_node() -> TableIterator<
         name!(problem, Option<String>),
     ),
 > {
+    // Read once: whether this database replicates both ways.
+    let both_ways = replication::both_ways();
     let rows: Vec<_> = formats::FORMATS
         .iter()
         .flat_map(|format| format.nodes.iter())
@@ -185,7 +188,9 @@ fn pg_flake_node() -> TableIterator<
                 field.format.to_string(),
                 Some(identity.node as i64),
                 identity.source.name().to_string(),
-                None,
+                both_ways
+                    .then(|| replication::shared_default_node(field.format, identity))
+                    .flatten(),
             ),
             Err(refusal) => {
                 let source = field.source();

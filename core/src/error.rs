@@ -41,6 +41,24 @@ pub enum ErrorKind {
 }
 
 impl ErrorKind {
+    /// Every kind, each at the index `kind as usize` (counters kept per
+    /// kind, pg_flake_stats' refusals by SQLSTATE).
+    pub const ALL: [ErrorKind; 13] = [
+        ErrorKind::InvalidText,
+        ErrorKind::InvalidBinary,
+        ErrorKind::NumericOutOfRange,
+        ErrorKind::DatetimeOverflow,
+        ErrorKind::InvalidParameter,
+        ErrorKind::NotReady,
+        ErrorKind::ReadOnly,
+        ErrorKind::InsufficientPrivilege,
+        ErrorKind::DataCorrupted,
+        ErrorKind::UndefinedFile,
+        ErrorKind::DiskFull,
+        ErrorKind::IoError,
+        ErrorKind::Internal,
+    ];
+
     /// The PostgreSQL SQLSTATE of this kind.
     pub const fn sqlstate(self) -> &'static str {
         match self {
@@ -354,5 +372,20 @@ fn out_of_range(
         value,
         min,
         max,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ErrorKind;
+
+    #[test]
+    fn every_kind_is_at_its_own_index() {
+        for (index, kind) in ErrorKind::ALL.iter().enumerate() {
+            assert_eq!(*kind as usize, index, "{kind:?}");
+        }
+        let sqlstates: std::collections::HashSet<_> =
+            ErrorKind::ALL.iter().map(|k| k.sqlstate()).collect();
+        assert_eq!(sqlstates.len(), ErrorKind::ALL.len());
     }
 }

@@ -193,6 +193,11 @@ pub struct Sequencer {
     /// The instants of the unit in use (Unix ns, the end exclusive), kept
     /// from its first ID on; empty (start after end) before.
     span: (i64, i64),
+    /// The clock's unit at the last step that read the clock and issued.
+    clock_unit: u64,
+    /// How many times the clock read a unit before `clock_unit`: steps back
+    /// of the clock seen (docs/sql-reference.md "pg_flake_stats").
+    steps_back: u64,
 }
 
 /// [`Sequencer`]'s `span` where it is not known.
@@ -211,6 +216,9 @@ pub struct SequencerState {
     pub issued: u64,
     /// How far the last ID ran ahead of the clock, in nanoseconds.
     pub lead: i64,
+    /// Steps back of the clock seen: readings of a unit before the one an
+    /// earlier issuing step read.
+    pub steps_back: u64,
 }
 
 impl Sequencer {
@@ -227,6 +235,8 @@ impl Sequencer {
             issued: 0,
             lead: 0,
             span: NO_SPAN,
+            clock_unit: 0,
+            steps_back: 0,
         }
     }
 
@@ -273,7 +283,8 @@ impl Sequencer {
     /// One attempt, without waiting: the next pair, [`Step::Wait`] when the
     /// unit in use is used up and the clock is inside it, or
     /// [`Step::Extend`] when the pair would lie above `limits.mark`. Only
-    /// `Issued` changes the sequencer.
+    /// `Issued` changes what the sequencer issues next (a refusal for the
+    /// clock counts its step back).
     ///
     /// A reading that is not the unit in use is taken again before it
     /// counts: in shared mode the first reading may come from before the
@@ -352,6 +363,9 @@ impl Sequencer {
             0
         };
         if lead > limits.max_lead {
+            // A fresh reading (it is not the unit in use): the step back
+            // that stops generation counts too.
+            self.note_clock(now);
             return Err(Error::ClockBehind {
                 type_name: timeline.name(),
                 lead_nanos: lead,
@@ -369,10 +383,26 @@ impl Sequencer {
             let nanos = |unit: u64| timeline.start_of(unit).clamp(0, i64::MAX as i128) as i64;
             self.span = (nanos(unit), nanos(unit.saturating_add(1)));
         }
+        self.note_clock(now);
         self.unit = unit;
         self.next = next;
         self.lead = lead;
         Ok(Step::Issued(self.take()))
+    }
+
+    /// Counts a step back of the clock: a reading of an earlier unit than
+    /// the last step that issued (or refused for the clock) read. Only
+    /// those steps note their reading, which is either fresh (taken under
+    /// the caller's lock) or of the unit in use (see
+    /// [`try_next`](Self::try_next)), never below an earlier noted one
+    /// unless the clock went back: a reading taken before another caller's
+    /// step is never counted. A step back shorter than a unit is not seen,
+    /// and needs not be (the unit in use goes on).
+    fn note_clock(&mut self, now: u64) {
+        if now < self.clock_unit {
+            self.steps_back += 1;
+        }
+        self.clock_unit = now;
     }
 
     #[inline(always)]
@@ -394,6 +424,7 @@ impl Sequencer {
             floor: self.floor,
             issued: self.issued,
             lead: self.lead,
+            steps_back: self.steps_back,
         }
     }
 }

@@ -187,6 +187,40 @@ fn steps_within_the_bound_and_undone_steps_back_are_accepted() {
     for_every_generator!(steps_within_the_bound());
 }
 
+/// The steps back each generator counts (pg_flake_stats' clock_steps_back):
+/// none while time only moves on, one per step back of at least a unit
+/// (not one per ID issued while the clock is behind), none for putting it
+/// right.
+fn steps_back_counted<G: TestGenerator>() {
+    let steps_back = |marked: &MarkedGenerator<G>| -> u64 {
+        marked
+            .generator()
+            .sequencers()
+            .iter()
+            .map(|row| row.state.steps_back)
+            .sum()
+    };
+    let mut clock = ScriptedClock::new(T0, G::UNIT_NANOS / 4);
+    let mut marked = started::<G>(&mut clock);
+    run(&mut marked, &mut clock, 1000);
+    clock.step(5 * SECOND);
+    run(&mut marked, &mut clock, 100);
+    assert_eq!(steps_back(&marked), 0, "{}: time moving on", G::NAME);
+    clock.step(-5 * SECOND);
+    run(&mut marked, &mut clock, 1000);
+    assert_eq!(steps_back(&marked), 1, "{}: one step back", G::NAME);
+    clock.step(5 * SECOND);
+    run(&mut marked, &mut clock, 100);
+    clock.step(-2 * SECOND);
+    run(&mut marked, &mut clock, 100);
+    assert_eq!(steps_back(&marked), 2, "{}: a second one", G::NAME);
+}
+
+#[test]
+fn each_step_back_of_the_clock_is_counted_once() {
+    for_every_generator!(steps_back_counted());
+}
+
 fn no_check_or_forgotten<G: TestGenerator>() {
     // max_jump 0: no check.
     let mut clock = ScriptedClock::new(T0, G::UNIT_NANOS / 4);

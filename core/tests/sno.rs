@@ -317,7 +317,15 @@ fn two_hours_back_twice_flips_once_then_stops_with_55000() {
         err.detail().as_deref(),
         Some("IDs may run at most 60 s ahead of the clock.")
     );
-    assert_eq!(g.state(), state, "an error changes nothing");
+    // Nothing that decides the next ID: the refusal counts its step back.
+    assert_eq!(
+        g.state(),
+        flake_core::sequencer::SequencerState {
+            steps_back: state.steps_back + 1,
+            ..state
+        },
+        "an error changes nothing but the count of steps back"
+    );
     assert_eq!(clock.pauses, 0, "an error, not a wait");
 }
 

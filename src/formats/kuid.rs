@@ -102,7 +102,7 @@ static KUID_NODE_SET: FormatSetting = FormatSetting::new("pg_flake.kuid_node");
 
 /// The node of generated kuid96s.
 fn node_setting() -> u32 {
-    KUID96_NODE.generating_node()
+    KUID96_GENERATOR.generating_node()
 }
 
 /// `pg_flake.kuid_interval`, which the setting keeps within 5–10.
@@ -180,7 +180,7 @@ c_function! {
     /// `kuid64_generate() → bigint`
     kuid64_generate_wrapper,
     |_call| {
-        KUID64_NODE.generating_node();
+        KUID64_GENERATOR.generating_node();
         pg_sys::Datum::from(KUID64_GENERATOR.generate(|generator, clock, limits| generator.try_generate(clock, limits)))
     }
 }

@@ -109,7 +109,9 @@ fn domain_bits() -> u32 {
         }
     }
     let hash = SIQ_DOMAIN_HASH.load(Ordering::Relaxed);
-    let (identity, in_recovery) = NODE.identity_for_generation();
+    let (identity, in_recovery) = NODE
+        .identity_for_generation()
+        .unwrap_or_else(|e| GENERATOR.refuse(e));
     let bits = match identity.source {
         Source::FormatSetting(_) => siq_core::apply_node(hash, identity.node as u8),
         Source::Node | Source::Citus => hash & 0x00FF_FFFF | identity.node << 24,
@@ -123,11 +125,13 @@ fn domain_bits() -> u32 {
             node: bits >> 24,
             source: Source::FormatSetting("the hash of pg_flake.siq_domain"),
         };
-        NODE.check_reserved(hashed).or_raise();
+        NODE.check_reserved(hashed)
+            .unwrap_or_else(|e| GENERATOR.refuse(e));
     }
     // The byte that goes into the IDs is the node others must not use
     // (docs/operations.md "Standbys and failover").
-    NODE.announce(bits >> 24, in_recovery);
+    NODE.announce(bits >> 24, in_recovery)
+        .unwrap_or_else(|e| GENERATOR.refuse(e));
     if !in_recovery {
         DOMAIN_BITS.keep(bits);
     }

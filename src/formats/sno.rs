@@ -85,7 +85,7 @@ c_function! {
     |call| {
         let meta = call.datum(0).value() as i32;
         let meta = field("meta", meta, 255) as u8;
-        let node = NODE.generating_node() as u8;
+        let node = GENERATOR.generating_node() as u8;
         GENERATOR.generate_datum::<sno_core::Sno>(|generator, clock, limits| generator.try_generate_key(clock, limits, node, meta))
     }
 }

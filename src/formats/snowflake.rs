@@ -110,7 +110,7 @@ c_function! {
     /// `snowflake_generate() → bigint`
     snowflake_generate_wrapper,
     |_call| {
-        let worker = NODE.generating_node() as i64;
+        let worker = GENERATOR.generating_node() as i64;
         let epoch = epoch_setting();
         pg_sys::Datum::from(GENERATOR.generate(|generator, clock, limits| generator.try_generate(clock, limits, worker, epoch)))
     }

@@ -2,6 +2,7 @@
 //! memory. The types only: what is done with them is in `mod.rs` (an ID),
 //! `shared.rs` (a higher mark, one recorder at a time) and `set_mark.rs`.
 
+use super::counters::Counters;
 use crate::node::NodeField;
 use crate::plumbing::errors::internal;
 use crate::plumbing::shared_memory;
@@ -72,4 +73,6 @@ pub(super) struct ServerState<G> {
     /// "Restarts, crashes and the clock"); the first recording reads it
     /// again before anything is issued.
     pub(super) floor_known: AtomicBool,
+    /// What it counts for `pg_flake_stats` (`stats.rs`).
+    pub(super) stats: Counters,
 }

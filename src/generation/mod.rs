@@ -16,16 +16,18 @@
 //! the registry (`src/registry.rs`) lists them, and `_PG_init` hands that list
 //! to [`register`]. Nothing here knows the formats.
 
+mod counters;
 mod generator;
 mod recording;
 mod registry;
 mod set_mark;
 mod settings;
 mod shared;
+mod stats;
+pub use counters::unix_micros_now;
 
 use crate::marks::{self, Marks};
 use crate::plumbing::clock::BackendClock;
-use crate::plumbing::errors::raise;
 use crate::plumbing::native_type::datum_of_key;
 use flake_core::clock::{Clock, ReadAhead};
 use flake_core::generator::{MarkedGenerator, SlotGenerator, SHARED_SLOT};
@@ -33,7 +35,7 @@ use flake_core::sequencer::{Limits, Step};
 use flake_core::{Error, FlakeId};
 pub use generator::Generator;
 use pgrx::pg_sys;
-pub use registry::{learn, register, set_mark, ServerGenerator, StateRow};
+pub use registry::{learn, register, set_mark, ServerGenerator, StateRow, StatsRow};
 pub use settings::define_settings;
 use settings::max_lead_nanos;
 use shared::{backend_pid, finish_recording};
@@ -70,12 +72,12 @@ impl<T> Attempt<T> {
     }
 }
 
-/// Raises what [`Attempt::of`] left.
+/// What [`Attempt::of`] left.
 #[cold]
-fn failed(failure: Option<Error>) -> ! {
-    raise(failure.unwrap_or_else(|| Error::Internal {
+fn failed(failure: Option<Error>) -> Error {
+    failure.unwrap_or_else(|| Error::Internal {
         message: "pg_flake: a generator's attempt failed without an error".into(),
-    }))
+    })
 }
 
 impl<G: SlotGenerator> Generator<G> {
@@ -102,6 +104,7 @@ impl<G: SlotGenerator> Generator<G> {
         // Written only where an attempt fails (see `Attempt`).
         let mut failure = None;
         let shared = self.server();
+        let mut waited = false;
         loop {
             let attempt = {
                 let mut clock = ReadAhead::new(&mut clock);
@@ -116,9 +119,15 @@ impl<G: SlotGenerator> Generator<G> {
                     }
                     return id;
                 }
-                Attempt::Wait => clock.pause(),
+                Attempt::Wait => {
+                    if !waited {
+                        waited = true;
+                        shared.stats.count_wait();
+                    }
+                    clock.pause()
+                }
                 Attempt::Extend(unit) => self.extend_shared(shared, unit, true),
-                Attempt::Failed => failed(failure),
+                Attempt::Failed => self.refuse(failed(failure)),
             }
         }
     }
@@ -185,6 +194,14 @@ impl<G: SlotGenerator> ServerGenerator for Generator<G> {
 
     fn set_from_wal(&self, mark: u64, node: Option<u32>) {
         self.set_mark_from_wal(mark, node)
+    }
+
+    fn stats(&self) -> StatsRow {
+        self.stats_row()
+    }
+
+    fn reset_stats(&self, unix_micros: i64) {
+        self.reset_stats_at(unix_micros)
     }
 
     fn state_rows(&self) -> Vec<StateRow> {

@@ -20,6 +20,24 @@ pub struct StateRow {
     pub sequencer: SequencerRow,
 }
 
+/// One row of `pg_flake_stats()`: what a generator counted since its
+/// counters began (docs/sql-reference.md "Statistics").
+pub struct StatsRow {
+    pub format: &'static str,
+    pub issued: u64,
+    pub waits: u64,
+    pub marks_recorded: u64,
+    pub mark_file_nanos: u64,
+    pub mark_wal_nanos: u64,
+    pub clock_steps_back: u64,
+    /// How far the last ID ran ahead of the clock (ns), now.
+    pub lead_nanos: i64,
+    /// Refusals by SQLSTATE, those counted at least once.
+    pub refusals: Vec<(&'static str, u64)>,
+    /// When the counters began (Unix µs).
+    pub reset_unix_micros: i64,
+}
+
 /// What the registry needs of every format's generator, whatever its type;
 /// its server-wide state is a [`SharedState`].
 pub trait ServerGenerator: SharedState {
@@ -37,6 +55,11 @@ pub trait ServerGenerator: SharedState {
     fn abandon_recording(&self);
     /// Its rows of `pg_flake_generator_state()`: none until it has been used.
     fn state_rows(&self) -> Vec<StateRow>;
+    /// Its row of `pg_flake_stats()`.
+    fn stats(&self) -> StatsRow;
+    /// `pg_flake_stats_reset`: its counters start again from zero, at
+    /// `unix_micros` (now: one instant for every format reset together).
+    fn reset_stats(&self, unix_micros: i64);
     /// `pg_flake_set_mark`: the format's mark becomes the unit that holds
     /// `unix_nanos`, deliberately, up or down (docs/guarantees.md "Restarts, crashes and
     /// the clock"): a new marks file, the server's generator (this

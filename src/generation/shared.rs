@@ -2,6 +2,7 @@
 //! for the whole server, in shared memory behind a spinlock, whose higher
 //! marks one backend at a time records while the others wait cancellably.
 
+use super::counters::Counters;
 use super::generator::{Generator, ServerState};
 use super::registry::generators;
 use super::settings::max_jump_nanos;
@@ -52,7 +53,7 @@ impl<G: SlotGenerator> Generator<G> {
                     shared.floor_known.store(true, Ordering::Release);
                     Ok(())
                 })
-                .unwrap_or_else(|e| marks::failed(self.format, e));
+                .unwrap_or_else(|e| self.refuse(marks::failure(self.format, e)));
             return;
         }
         // Before this backend can become a recorder: registering raises
@@ -94,7 +95,7 @@ impl<G: SlotGenerator> Generator<G> {
                         unsafe { pg_sys::ConditionVariableCancelSleep() };
                     }
                     if must {
-                        crate::plumbing::errors::raise(e);
+                        self.refuse(e);
                     }
                     return;
                 }
@@ -116,7 +117,7 @@ impl<G: SlotGenerator> Generator<G> {
             return;
         };
         let recording = Recording { shared };
-        let recorded = self.record_mark(mark);
+        let recorded = self.record_mark(shared, mark);
         shared.generator.lock().extend_to(recorded);
         drop(recording);
     }
@@ -156,6 +157,7 @@ impl<G: SlotGenerator> SharedState for Generator<G> {
                 SpinLocked::init(&raw mut (*state).generator, generator);
                 (&raw mut (*state).recorder).write(AtomicI32::new(0));
                 (&raw mut (*state).floor_known).write(AtomicBool::new(floor_known));
+                (&raw mut (*state).stats).write(Counters::new());
                 pg_sys::ConditionVariableInit(&raw mut (*state).recorded);
             }
         }

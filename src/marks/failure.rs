@@ -1,7 +1,7 @@
 //! A marks file that cannot be read or written, as the error a user sees.
 
 use super::list;
-use crate::plumbing::errors::{library_replaced, raise};
+use crate::plumbing::errors::{library_replaced_error, raise};
 use flake_core::marks_file::Damage;
 use flake_core::{Error, ErrorKind};
 use std::io;
@@ -62,14 +62,19 @@ impl MarksError {
 /// (`errcode_for_file_access`): generation stops rather than risk a
 /// duplicate (docs/guarantees.md "Restarts, crashes and the clock").
 pub fn failed(format: &str, error: std::io::Error) -> ! {
+    raise(failure(format, error))
+}
+
+/// [`failed`]'s error, for a caller that counts it first.
+pub fn failure(format: &str, error: std::io::Error) -> Error {
     if let Some(MarksError::EarlierLibraryRun) = MarksError::of(&error) {
-        refuse_beside_earlier_library(format);
+        return beside_earlier_library(format);
     }
     if let Some(damage) = MarksError::of(&error) {
         // Damaged or missing (docs/guarantees.md "Restarts, crashes and the clock"):
         // no mark to trust, so none of the format's IDs until an operator
         // says where its IDs end.
-        raise(Error::refused(
+        return Error::refused(
             ErrorKind::DataCorrupted,
             format!("cannot generate {format} IDs: {damage}"),
             format!(
@@ -77,7 +82,7 @@ pub fn failed(format: &str, error: std::io::Error) -> ! {
                  find the time of the highest {format} ID stored (e.g. SELECT max({format}_timestamp(id)) FROM your tables) and, as a superuser, \
                  SELECT pg_flake_set_mark('{format}', that time) (docs/guarantees.md \"Restarts, crashes and the clock\")."
             ),
-        ));
+        );
     }
     let kind = match error.kind() {
         std::io::ErrorKind::PermissionDenied => ErrorKind::InsufficientPrivilege,
@@ -85,13 +90,13 @@ pub fn failed(format: &str, error: std::io::Error) -> ! {
         std::io::ErrorKind::StorageFull => ErrorKind::DiskFull,
         _ => ErrorKind::IoError,
     };
-    raise(Error::refused(
+    Error::refused(
         kind,
         format!("pg_flake: could not record the {format} mark in pg_flake/{format}.marks: {error}"),
         format!(
             "The server's operating-system user must be able to read and write pg_flake/{format}.marks under the data directory; no {format} ID is issued until it can."
         ),
-    ))
+    )
 }
 
 /// A per-backend generator of an earlier library (0.3.0 and before, on
@@ -99,8 +104,9 @@ pub fn failed(format: &str, error: std::io::Error) -> ! {
 /// run: this version's server-wide generator records no mark beside it, so
 /// it stays below every unit that one may use (docs/operations.md
 /// "Versions").
-pub fn refuse_beside_earlier_library(format: &str) -> ! {
-    library_replaced(format!(
+/// The refusal (55000) is this error.
+pub fn beside_earlier_library(format: &str) -> Error {
+    library_replaced_error(format!(
         "A backend that loaded an earlier pg_flake library generated {format} IDs with a generator of its own in this server run."
     ))
 }

@@ -55,7 +55,7 @@ pub mod wal;
 
 pub use disk::run;
 use disk::{exclusive, fsync_failed, read_at_most};
-pub use failure::{failed, refuse_beside_earlier_library, MarksError};
+pub use failure::{beside_earlier_library, failed, failure, MarksError};
 use file::{create_file, open, path_of, still_current, SLOT_SIZE};
 
 /// The marks of one format, locked for as long as it lives.

@@ -27,11 +27,11 @@
 mod citus;
 pub mod format_setting;
 pub mod lineage;
+pub mod replication;
 mod setting;
 
 use crate::marks::wal;
 use crate::plumbing::derived::Derived;
-use crate::plumbing::errors::OrRaise;
 use crate::plumbing::settings::FormatSetting;
 use citus::{citus_node, CitusNode};
 use flake_core::lease::{self as lease_core, LeaseFormat};
@@ -153,7 +153,7 @@ impl NodeField {
             ));
         }
         let lineage =
-            lineage::read(self.format).unwrap_or_else(|e| crate::marks::failed(self.format, e));
+            lineage::read(self.format).map_err(|e| crate::marks::failure(self.format, e))?;
         let node = identity.node;
         let clash = lineage.check(node);
         let primary = || {
@@ -220,10 +220,10 @@ impl NodeField {
     /// time with this node, a primary announces it (marks file and WAL,
     /// [`lineage::announce`]) and a server in recovery records it as its own
     /// ([`lineage::adopt`]). Otherwise one comparison.
-    pub fn announce(&self, node: u32, in_recovery: bool) {
+    pub fn announce(&self, node: u32, in_recovery: bool) -> Result<(), Error> {
         let key = node as u64 | (in_recovery as u64) << 32;
         if self.announced.load(Ordering::Relaxed) == key {
-            return;
+            return Ok(());
         }
         // The claim first (PostgreSQL 17+ without preloading): a backend
         // whose library does not own this run's generators refuses before
@@ -243,24 +243,26 @@ impl NodeField {
                 let own = lineage::read(self.format)
                     .map(|l| l.own)
                     .unwrap_or_default();
-                crate::plumbing::errors::raise(self.own_full(node, &own));
+                return Err(self.own_full(node, &own));
             }
-            Err(e) => crate::marks::failed(self.format, e),
+            Err(e) => return Err(crate::marks::failure(self.format, e)),
         }
         self.announced.store(key, Ordering::Relaxed);
+        Ok(())
     }
 
     /// The node that goes into the IDs of a format whose IDs carry the
-    /// identity's node as it is: [`identity_or_raise`](Self::identity_or_raise)
-    /// and [`announce`](Self::announce) of its node. A primary works it out
+    /// identity's node as it is, or the refusal: [`identity_for_generation`](Self::identity_for_generation)
+    /// and [`announce`](Self::announce) of its node (the format's generator
+    /// raises the refusal, counting it: `Generator::generating_node`). A primary works it out
     /// once per change of the settings or of Citus's catalog
     /// ([`derived::identity_changed`]); a server in recovery for every ID
     /// (its primary's nodes reach it by replay).
     #[inline(always)]
-    pub fn generating_node(&self) -> u32 {
+    pub fn generating_node(&self) -> Result<u32, Error> {
         if !recovery_in_progress() {
             if let Some(node) = self.generating.get() {
-                return node;
+                return Ok(node);
             }
         }
         self.work_out_generating_node()
@@ -268,24 +270,24 @@ impl NodeField {
 
     #[cold]
     #[inline(never)]
-    fn work_out_generating_node(&self) -> u32 {
-        let (identity, in_recovery) = self.identity_for_generation();
+    fn work_out_generating_node(&self) -> Result<u32, Error> {
+        let (identity, in_recovery) = self.identity_for_generation()?;
         if self.bits > 0 {
-            self.announce(identity.node, in_recovery);
+            self.announce(identity.node, in_recovery)?;
         }
         if !in_recovery {
             self.generating.keep(identity.node);
         }
-        identity.node
+        Ok(identity.node)
     }
 
-    /// The identity to generate with (raising the refusal), and whether the
+    /// The identity to generate with (or the refusal), and whether the
     /// server is in recovery, for [`announce`](Self::announce): one reading
     /// of the recovery state per ID.
-    pub fn identity_for_generation(&self) -> (Identity, bool) {
+    pub fn identity_for_generation(&self) -> Result<(Identity, bool), Error> {
         let in_recovery = recovery_in_progress();
-        let identity = self.identity_at(in_recovery).or_raise();
-        (identity, in_recovery)
+        let identity = self.identity_at(in_recovery)?;
+        Ok((identity, in_recovery))
     }
 
     /// The identity the settings and Citus give this server, whether or not

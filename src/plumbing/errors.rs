@@ -80,7 +80,12 @@ pub fn internal(message: impl Into<String>) -> ! {
 /// One library's generators per run, until the server restarts.
 #[cold]
 pub fn library_replaced(detail: String) -> ! {
-    raise(Error::Refused {
+    raise(library_replaced_error(detail))
+}
+
+/// [`library_replaced`]'s error, for a caller that counts it first.
+pub fn library_replaced_error(detail: String) -> Error {
+    Error::Refused {
         kind: ErrorKind::NotReady,
         message: "pg_flake's library was replaced while the server runs: restart the server".into(),
         detail: Some(detail),
@@ -90,7 +95,7 @@ pub fn library_replaced(detail: String) -> ! {
              generate with it, and no ID is issued twice (docs/operations.md \"Versions\")."
                 .into(),
         ),
-    })
+    }
 }
 
 /// Logs a WARNING with a detail line (and returns).

@@ -26,16 +26,18 @@ const SAMPLES: [(&str, &str); 6] = [
     ("uuid", "'094dc056-1a01-7001-0000-000000000000'::uuid"),
 ];
 
-/// The functions of leases (docs/sql-reference.md "Leases"): EXECUTE is revoked from
-/// PUBLIC, a superuser grants it to the application's role (the helpers
-/// the lease functions call are granted to no one).
-const GRANTED_ONLY: [&str; 6] = [
+/// The functions of leases (docs/sql-reference.md "Leases") and the statistics'
+/// reset ("Statistics"): EXECUTE is revoked from PUBLIC, a superuser grants
+/// it to the application's or monitoring role (the helpers the lease
+/// functions call are granted to no one).
+const GRANTED_ONLY: [&str; 7] = [
     "pg_flake_lease",
     "pg_flake_lease_promise",
     "pg_flake_lease_range",
     "pg_flake_lease_role",
     "pg_flake_release",
     "pg_flake_renew",
+    "pg_flake_stats_reset",
 ];
 
 /// A key for `pg_flake.public_id_key` (the example of docs/sql-reference.md "Public identities"), as the
@@ -356,7 +358,8 @@ fn non_superuser_uses_every_type_and_function() {
             .expect("function privilege")
             .get(0);
         if GRANTED_ONLY.contains(&f.name.as_str()) {
-            // Leases: only a role a superuser granted them to.
+            // Leases and the statistics' reset: only a role a superuser
+            // granted them to.
             assert!(!executable, "PUBLIC has EXECUTE on {}", f.signature);
             let sql = f.call().expect("a lease function takes no internal");
             assert_eq!(state(&mut db, &sql), "42501", "{sql}");
@@ -393,7 +396,7 @@ fn non_superuser_uses_every_type_and_function() {
         "privileges: a non-superuser created a table with every type, 6 indexes (btree, hash, BRIN) \
          and 1000 generated rows; has USAGE on every type and EXECUTE on the {} functions but the leases'; called {called} \
          (all {generators} generators included) without error but pg_flake_set_mark (42501, superuser \
-         only) and the {} lease functions (42501 without a grant); the other {} take `internal` \
+         only) and the {} lease and reset functions (42501 without a grant); the other {} take `internal` \
          ({}), exercised by binary parameters, ORDER BY and the indexes",
         functions.len(),
         GRANTED_ONLY.len(),

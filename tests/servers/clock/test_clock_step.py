@@ -2,7 +2,9 @@
 and (on another fresh server) 2 h then forward again: no statement waits
 longer than a unit (plus a margin for the machine, STEP_MARGIN_MS), no
 duplicate, every session's IDs increase (sno: one tick-tock flip), 2 h:
-55000 except for sno (docs/guarantees.md "Ordering", docs/formats/sno.md).
+55000 except for sno (docs/guarantees.md "Ordering", docs/formats/sno.md);
+pg_flake_stats saw the step and counted every refusal the sessions got
+(docs/sql-reference.md "Statistics").
 Both modes, every coordination-based format. ``-k step`` runs this part
 alone (``-k "step and 2h"`` the 2 h steps)."""
 
@@ -88,6 +90,7 @@ def test_step(servers, mode, offset, pg_major, figures, tmp_path):
             ),
         )
     check_rows(server, offset, marks)
+    check_stats(server, offset, figures)
     check_log(server)
 
 
@@ -320,3 +323,33 @@ def check_rows(server, offset, marks) -> None:
         assert holds("SELECT bool_and(after_restore > 0 AND errors_after_restore = 0) FROM step"), (
             "2 h: once the clock was set right, every format generated again without an error"
         )
+
+
+def check_stats(server, offset, figures) -> None:
+    """pg_flake_stats, server-wide in both modes: every format saw the step
+    back (once at least: a step forward again is none), issued at least the
+    rows the sessions stored, and for 2 h counted at least every 55000 that
+    step_errors caught (the probe's own are counted too)."""
+    with server.connect(DB) as conn:
+        table(
+            figures,
+            conn.execute(
+                "SELECT format, issued, waits, refusals, marks_recorded, clock_steps_back"
+                " FROM pg_flake_stats ORDER BY format"
+            ),
+        )
+        table(figures, conn.execute("TABLE pg_flake_refusal_stats ORDER BY format, sqlstate"))
+    assert value(
+        server,
+        """SELECT bool_and(st.clock_steps_back >= 1 AND st.issued >= s.rows)
+               AND count(*) = 5
+           FROM pg_flake_stats st JOIN step s USING (format)""",
+    ), "pg_flake_stats: every format saw the step back, and issued every row stored"
+    if offset != -10:
+        assert value(
+            server,
+            """SELECT bool_and(coalesce(r.refusals, 0) >= s.errors
+                   AND (s.format = 'sno' OR r.refusals > 0))
+               FROM step s LEFT JOIN pg_flake_refusal_stats r
+                   ON r.format = s.format AND r.sqlstate = '55000'""",
+        ), "pg_flake_refusal_stats: every 55000 of the 2 h step counted"

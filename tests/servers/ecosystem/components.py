@@ -15,8 +15,11 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
+import threading
+import time
 from pathlib import Path
 
+import psycopg
 import pytest
 
 from harness import PG_BIN, major_version
@@ -114,3 +117,60 @@ def scanned(plan_text: str, prefix: str) -> set[str]:
     """The tables named ``prefix…`` that a plan scans (not the indexes a
     Bitmap Index Scan reads)."""
     return set(re.findall(rf"(?<!Bitmap Index Scan )\bon ({re.escape(prefix)}\w*)", plan_text))
+
+
+def wait_until(check, timeout: float = 60, what: str = "") -> None:
+    """Until ``check()`` is true (a connection error counts as not yet: a
+    server being promoted or restarted), else TimeoutError after
+    ``timeout`` seconds."""
+    deadline = time.time() + timeout
+    while True:
+        try:
+            if check():
+                return
+        except psycopg.Error:
+            pass
+        if time.time() > deadline:
+            raise TimeoutError(f"not within {timeout} s: {what}")
+        time.sleep(0.3)
+
+
+def digest(server, table: str, dbname: str = DB) -> tuple:
+    """A replicated table's rows (id, v) as a count and an md5, to compare
+    two servers' copies."""
+    return server.sql(
+        f"SELECT count(*), md5(coalesce(string_agg(id::text || ':' || v, ',' ORDER BY id), ''))"
+        f" FROM {table}",
+        dbname=dbname,
+    )[0]
+
+
+class Writer(threading.Thread):
+    """Inserts IDs into ``ids_sno`` and ``ids_snowflake`` through a
+    connection string (an HA manager's, which follows the primary) until
+    stopped, keeping every ID whose commit it saw."""
+
+    def __init__(self, conninfo: str):
+        super().__init__()
+        self.conninfo = conninfo
+        self.committed: dict[str, list] = {"sno": [], "snowflake": []}
+        self.errors = 0
+        self.stopping = threading.Event()
+
+    def run(self) -> None:
+        conn = None
+        while not self.stopping.is_set():
+            try:
+                if conn is None:
+                    conn = psycopg.connect(self.conninfo, autocommit=True, connect_timeout=2)
+                for name in self.committed:
+                    row = conn.execute(f"INSERT INTO ids_{name} DEFAULT VALUES RETURNING id::text")
+                    self.committed[name].append(row.fetchone()[0])
+            except psycopg.Error:
+                self.errors += 1
+                if conn is not None:
+                    conn.close()
+                conn = None
+                time.sleep(0.2)
+        if conn is not None:
+            conn.close()

@@ -15,37 +15,23 @@
   same IDs when their clocks and marks meet: here both marks are set to one
   instant 10 s ahead, so both generate the same logical times, and the
   apply workers stop on the duplicate key (23505; ``disable_on_error``
-  disables the subscriptions). pg_flake gives no signal before that
-  (``pg_flake_node()``'s ``problem`` is NULL on both).
+  disables the subscriptions). The signal before that (0.4.0):
+  ``pg_flake_node()``'s ``problem`` names it on both servers, for each
+  format on the default node, from the moment the database both publishes
+  and subscribes; it stays NULL with distinct nodes, and on a publisher or
+  subscriber alone.
 """
 
 from __future__ import annotations
 
 import datetime
-import time
 
 import pytest
-from components import DB, TIME_FORMATS, flake_server
+from components import DB, TIME_FORMATS, digest, flake_server, wait_until
 
 # name: (column type, generator).
 TABLES = {name: (kind, generate) for name, (kind, generate, _) in TIME_FORMATS.items()}
 ROWS = 300
-
-
-def digest(server, table: str, dbname: str = DB) -> tuple:
-    return server.sql(
-        f"SELECT count(*), md5(coalesce(string_agg(id::text || ':' || v, ',' ORDER BY id), ''))"
-        f" FROM {table}",
-        dbname=dbname,
-    )[0]
-
-
-def wait_until(check, timeout: float = 60, what: str = "") -> None:
-    deadline = time.time() + timeout
-    while not check():
-        if time.time() > deadline:
-            raise TimeoutError(f"not within {timeout} s: {what}")
-        time.sleep(0.2)
 
 
 def test_every_type_copied_and_streamed(servers, pg_major, figures):
@@ -106,6 +92,13 @@ def test_every_type_copied_and_streamed(servers, pg_major, figures):
             lambda d=dbname: all(digest(subscriber, f"r_{n}", d) == expected[n] for n in TABLES),
             what=f"streamed changes, binary = {binary}",
         )
+    # One way only, on the default node: a publisher, and subscribers that
+    # only receive, report no problem (pg_flake_node()).
+    for server, dbname in ((publisher, DB), (subscriber, "sub_binary_false")):
+        problems = server.value(
+            "SELECT count(*) FROM pg_flake_node() WHERE problem IS NOT NULL", dbname=dbname
+        )
+        assert problems == 0, (server.name, dbname)
     figures(
         f"PostgreSQL {pg_major}: {len(TABLES)} tables ({', '.join(TABLES)}), {ROWS} rows copied,"
         f" {ROWS} inserted, a third updated, a fifth deleted, the same on both subscribers"
@@ -159,6 +152,11 @@ def test_bidirectional_distinct_nodes(servers, pg_major, figures):
     if pg_major < 16:
         pytest.skip("test-ecosystem: skipped: origin = none (bidirectional) needs PostgreSQL 16")
     pair = bidirectional(servers, ("pg_flake.node = 1",), ("pg_flake.node = 2",))
+    for server in pair:
+        problems = server.sql(
+            "SELECT format, problem FROM pg_flake_node() WHERE problem IS NOT NULL", dbname=DB
+        )
+        assert problems == [], (server.name, problems)
     generate_on_both(pair, 2000)
     for name in ("sno", "snowflake"):
         wait_until(
@@ -193,7 +191,19 @@ def test_bidirectional_same_node(servers, pg_major, figures):
             " WHERE format IN ('sno', 'snowflake')",
             dbname=DB,
         )
-        assert rows == [("sno", 0, "default", None), ("snowflake", 0, "default", None)], rows
+        assert [row[:3] for row in rows] == [("sno", 0, "default"), ("snowflake", 0, "default")]
+        assert all(
+            "subscribes and publishes" in (problem or "") and "pg_flake.node" in problem
+            for *_, problem in rows
+        ), rows
+        # In another database of the server, which neither publishes nor
+        # subscribes: no problem.
+        server.create_database("elsewhere")
+        problems = server.value(
+            "SELECT count(*) FROM pg_flake_node() WHERE problem IS NOT NULL", dbname="elsewhere"
+        )
+        assert problems == 0, server.name
+    figures(f"PostgreSQL {pg_major}: pg_flake_node() on the default node: {rows[0][3]}")
     ahead = datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(seconds=10)
     for server in pair:
         for name in ("sno", "snowflake"):

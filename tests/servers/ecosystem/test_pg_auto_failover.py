@@ -23,12 +23,11 @@ import os
 import shutil
 import signal
 import subprocess
-import threading
 import time
 
 import psycopg
 import pytest
-from components import DB, require_extension
+from components import DB, Writer, require_extension, wait_until
 
 from harness import PG_BIN, Server, as_postgres
 
@@ -103,49 +102,6 @@ class Autoctl:
     def log(self, name: str) -> str:
         path = self.home / f"{name}.log"
         return path.read_text(errors="replace")[-3000:] if path.exists() else ""
-
-
-def wait_until(check, timeout: float, what: str) -> None:
-    deadline = time.time() + timeout
-    while True:
-        try:
-            if check():
-                return
-        except psycopg.Error:
-            pass
-        if time.time() > deadline:
-            raise TimeoutError(f"not within {timeout} s: {what}")
-        time.sleep(0.3)
-
-
-class Writer(threading.Thread):
-    """Inserts IDs through the formation's connection string until stopped,
-    keeping every ID whose commit it saw."""
-
-    def __init__(self, conninfo: str):
-        super().__init__()
-        self.conninfo = conninfo
-        self.committed: dict[str, list] = {"sno": [], "snowflake": []}
-        self.errors = 0
-        self.stopping = threading.Event()
-
-    def run(self) -> None:
-        conn = None
-        while not self.stopping.is_set():
-            try:
-                if conn is None:
-                    conn = psycopg.connect(self.conninfo, autocommit=True, connect_timeout=2)
-                for name in self.committed:
-                    row = conn.execute(f"INSERT INTO ids_{name} DEFAULT VALUES RETURNING id::text")
-                    self.committed[name].append(row.fetchone()[0])
-            except psycopg.Error:
-                self.errors += 1
-                if conn is not None:
-                    conn.close()
-                conn = None
-                time.sleep(0.2)
-        if conn is not None:
-            conn.close()
 
 
 def test_formation_failover(servers, pg_major, figures):

@@ -12,9 +12,7 @@ exactly the same rows.
 
 from __future__ import annotations
 
-import time
-
-from components import DB, TIME_FORMATS, flake_server, require_extension
+from components import DB, TIME_FORMATS, digest, flake_server, require_extension, wait_until
 
 PGLOGICAL = require_extension(
     "pglogical", {15: "postgresql-15-pglogical", 17: "postgresql-17-pglogical"}
@@ -26,22 +24,6 @@ CONF = (
     "track_commit_timestamp = on",
     "shared_preload_libraries = 'pglogical,pg_flake'",
 )
-
-
-def digest(server, table: str) -> tuple:
-    return server.sql(
-        f"SELECT count(*), md5(coalesce(string_agg(id::text || ':' || v, ',' ORDER BY id), ''))"
-        f" FROM {table}",
-        dbname=DB,
-    )[0]
-
-
-def wait_until(check, timeout: float = 90, what: str = "") -> None:
-    deadline = time.time() + timeout
-    while not check():
-        if time.time() > deadline:
-            raise TimeoutError(f"not within {timeout} s: {what}")
-        time.sleep(0.3)
 
 
 def dsn(server) -> str:

@@ -20,61 +20,17 @@ from __future__ import annotations
 
 import os
 import subprocess
-import threading
 import time
 
 import psycopg
 import pytest
-from components import DB, require_extension, skip_module
+from components import DB, Writer, require_extension, skip_module, wait_until
 
 from harness import PG_BIN, as_postgres, major_version
 
 if major_version() != 15:
     skip_module("repmgr runs on PostgreSQL 15 (Debian 12's postgresql-15-repmgr) only")
 REPMGR = require_extension("repmgr", {15: "postgresql-15-repmgr"})
-
-
-def wait_until(check, timeout: float, what: str) -> None:
-    deadline = time.time() + timeout
-    while True:
-        try:
-            if check():
-                return
-        except psycopg.Error:
-            pass
-        if time.time() > deadline:
-            raise TimeoutError(f"not within {timeout} s: {what}")
-        time.sleep(0.3)
-
-
-class Writer(threading.Thread):
-    """Inserts IDs through a connection string until stopped, keeping every
-    ID whose commit it saw."""
-
-    def __init__(self, conninfo: str):
-        super().__init__()
-        self.conninfo = conninfo
-        self.committed: dict[str, list] = {"sno": [], "snowflake": []}
-        self.errors = 0
-        self.stopping = threading.Event()
-
-    def run(self) -> None:
-        conn = None
-        while not self.stopping.is_set():
-            try:
-                if conn is None:
-                    conn = psycopg.connect(self.conninfo, autocommit=True, connect_timeout=2)
-                for name in self.committed:
-                    row = conn.execute(f"INSERT INTO ids_{name} DEFAULT VALUES RETURNING id::text")
-                    self.committed[name].append(row.fetchone()[0])
-            except psycopg.Error:
-                self.errors += 1
-                if conn is not None:
-                    conn.close()
-                conn = None
-                time.sleep(0.2)
-        if conn is not None:
-            conn.close()
 
 
 def repmgr_conf(server, node_id: int) -> str:

@@ -174,6 +174,7 @@ class World:
                     self.harvest(slot)
                 except psycopg.Error as e:
                     self.history.note(f"harvest of {slot.label} failed: {e.sqlstate}")
+                self.read_stats(slot)
             self.scan_log(slot)
 
     def check(self) -> CheckResult:
@@ -194,6 +195,26 @@ class World:
             self.store.add(fmt, slot.lineage, f"harvest {slot.label}", self.history.now(), rows)
             total += len(rows)
         return total
+
+    def read_stats(self, slot) -> None:
+        """pg_flake_stats of a live server after everything the run did to it
+        (docs/sql-reference.md "Statistics"): a row per format, counted in
+        the notes; an internal error (XX000) or a format missing is a
+        finding. Other errors (a library replaced by reinstall_library
+        refuses until a restart, 55000) are noted."""
+        try:
+            rows = slot.sql("SELECT format, issued, refusals FROM pg_flake_stats")
+        except psycopg.Error as e:
+            if e.sqlstate == "XX000":
+                self.history.find("stats", f"{slot.label}: pg_flake_stats: {e}")
+            else:
+                self.history.note(f"pg_flake_stats refused: {e.sqlstate}")
+            return
+        missing = set(FORMATS) - {fmt for fmt, _, _ in rows}
+        if missing:
+            self.history.find("stats", f"{slot.label}: pg_flake_stats has no row of {missing}")
+        self.history.note("IDs counted by pg_flake_stats", sum(issued for _, issued, _ in rows))
+        self.history.note("refusals counted by pg_flake_stats", sum(r for _, _, r in rows))
 
     def harvest_stopped(self, slot) -> int:
         """A stopped server started once on the spare port, harvested, stopped."""
