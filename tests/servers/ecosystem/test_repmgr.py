@@ -10,10 +10,14 @@ connection string while the primary is killed with SIGKILL; ``repmgr standby
 promote`` promotes the standby, the writer goes on there, and the old
 primary is cloned again from the new one (``repmgr standby clone --force``)
 and registered as its standby, which refuses too. Every ID the writer saw
-committed is distinct and on the new primary. ``repmgr standby switchover``
-is not run (it reaches the other node over SSH), nor ``repmgr node rejoin
---force-rewind`` (after the kill, the old primary's WAL runs past the fork of
-the new timeline, and in this test pg_rewind through repmgr left it there).
+committed is distinct and on the new primary. Then a planned switchover back, with
+repmgr's own steps (``repmgr standby switchover`` runs them over SSH, which
+the test has not): node_b stopped cleanly, ``repmgr standby promote`` on
+node_a, ``repmgr node rejoin`` of node_b; a second writer goes on across it,
+and every ID of both writers is distinct and on node_a. ``repmgr node rejoin
+--force-rewind`` after the kill is not run (the old primary's WAL runs past
+the fork of the new timeline, and in this test pg_rewind through repmgr left
+it there).
 """
 
 from __future__ import annotations
@@ -133,20 +137,72 @@ def test_repmgr_failover(servers, pg_major, figures):
     with pytest.raises(psycopg.Error) as refused_old:
         first.sql("SELECT sno_generate()", dbname=DB)
     assert refused_old.value.sqlstate == "25006", refused_old.value
-    cluster = repmgr("-f", conf_b, "cluster", "show", "--compact")
-
     for fmt, ids in writer.committed.items():
         assert len(set(ids)) == len(ids), f"{fmt}: every committed ID distinct"
         stored = {row[0] for row in second.sql(f"SELECT id::text FROM ids_{fmt}", dbname=DB)}
         missing = set(ids) - stored
         assert not missing, f"{fmt}: committed IDs missing on the new primary: {len(missing)}"
+
+    switched = switchover(first, second, conf_a, conf_b)
+    cluster = repmgr("-f", conf_a, "cluster", "show", "--compact")
+    for fmt in writer.committed:
+        ids = writer.committed[fmt] + switched.committed[fmt]
+        assert len(set(ids)) == len(ids), f"{fmt}: every ID of both writers distinct"
+        stored = {row[0] for row in first.sql(f"SELECT id::text FROM ids_{fmt}", dbname=DB)}
+        missing = set(ids) - stored
+        assert not missing, f"{fmt}: committed IDs missing after the switchover: {len(missing)}"
     figures(
         f"PostgreSQL {pg_major}, repmgr {REPMGR}: primary killed after {before} sno IDs;"
         f" {len(writer.committed['sno'])} sno and {len(writer.committed['snowflake'])} snowflake"
         f" IDs committed, every one distinct and on node_b; {writer.errors} failed attempts;"
         " both standbys refused (25006)"
     )
+    figures(
+        f"switchover back to node_a (node_b stopped cleanly, node_a promoted, node_b rejoined):"
+        f" {len(switched.committed['sno'])} sno and {len(switched.committed['snowflake'])}"
+        f" snowflake IDs committed across it, every ID of both writers distinct and on node_a;"
+        f" {switched.errors} failed attempts; node_b refused (25006)"
+    )
     for line in cluster.splitlines():
         figures(line)
     for conf in (conf_a, conf_b):
         os.unlink(conf)
+
+
+def switchover(first, second, conf_a, conf_b) -> Writer:
+    """A planned switchover from node_b back to node_a with repmgr's own
+    steps, as ``repmgr standby switchover`` runs them over SSH: the primary
+    stopped cleanly (its last WAL, the shutdown checkpoint, reaches the
+    standby), the standby promoted, the old primary rejoined as its standby
+    (``repmgr node rejoin``: no rewind after a clean stop). A writer inserts
+    throughout; the rejoined node refuses to generate (25006)."""
+    writer = Writer(
+        f"host=127.0.0.1,127.0.0.1 port={second.port},{first.port} user=postgres"
+        f" dbname={DB} target_session_attrs=read-write"
+    )
+    writer.start()
+    wait_until(lambda: len(writer.committed["sno"]) > 200, 60, "writes on node_b")
+    wait_until(
+        lambda: second.value("SELECT replay_lsn = sent_lsn FROM pg_stat_replication"), 30, "replay"
+    )
+    before = len(writer.committed["sno"])
+    second.stop("fast")
+    repmgr("-f", conf_a, "standby", "promote")
+    wait_until(lambda: len(writer.committed["sno"]) > before + 200, 60, "writes on node_a")
+    writer.stopping.set()
+    writer.join()
+    repmgr(
+        "-f", conf_b, "node", "rejoin",
+        "-d", f"host=127.0.0.1 port={first.port} user=postgres dbname=repmgr",
+    )  # fmt: skip
+    wait_until(
+        lambda: first.value(
+            "SELECT count(*) = 1 FROM pg_stat_replication WHERE state = 'streaming'"
+        ),
+        60,
+        "node_b rejoined",
+    )
+    with pytest.raises(psycopg.Error) as refused:
+        second.sql("SELECT sno_generate()", dbname=DB)
+    assert refused.value.sqlstate == "25006", refused.value
+    return writer
