@@ -127,30 +127,12 @@ def test_repmgr_failover(servers, pg_major, figures):
     first.append_conf()  # its own port again
     first.start()
     repmgr("-f", conf_a, "standby", "register", "--force")
-    wait_until(
-        lambda: second.value(
-            "SELECT count(*) = 1 FROM pg_stat_replication WHERE state = 'streaming'"
-        ),
-        60,
-        "node_a rejoined",
-    )
-    with pytest.raises(psycopg.Error) as refused_old:
-        first.sql("SELECT sno_generate()", dbname=DB)
-    assert refused_old.value.sqlstate == "25006", refused_old.value
-    for fmt, ids in writer.committed.items():
-        assert len(set(ids)) == len(ids), f"{fmt}: every committed ID distinct"
-        stored = {row[0] for row in second.sql(f"SELECT id::text FROM ids_{fmt}", dbname=DB)}
-        missing = set(ids) - stored
-        assert not missing, f"{fmt}: committed IDs missing on the new primary: {len(missing)}"
+    standby_of(second, first, "node_a rejoined")
+    all_committed_on(second, writer)
 
     switched = switchover(first, second, conf_a, conf_b)
     cluster = repmgr("-f", conf_a, "cluster", "show", "--compact")
-    for fmt in writer.committed:
-        ids = writer.committed[fmt] + switched.committed[fmt]
-        assert len(set(ids)) == len(ids), f"{fmt}: every ID of both writers distinct"
-        stored = {row[0] for row in first.sql(f"SELECT id::text FROM ids_{fmt}", dbname=DB)}
-        missing = set(ids) - stored
-        assert not missing, f"{fmt}: committed IDs missing after the switchover: {len(missing)}"
+    all_committed_on(first, writer, switched)
     figures(
         f"PostgreSQL {pg_major}, repmgr {REPMGR}: primary killed after {before} sno IDs;"
         f" {len(writer.committed['sno'])} sno and {len(writer.committed['snowflake'])} snowflake"
@@ -195,14 +177,30 @@ def switchover(first, second, conf_a, conf_b) -> Writer:
         "-f", conf_b, "node", "rejoin",
         "-d", f"host=127.0.0.1 port={first.port} user=postgres dbname=repmgr",
     )  # fmt: skip
+    standby_of(first, second, "node_b rejoined")
+    return writer
+
+
+def standby_of(primary, standby, what: str) -> None:
+    """``standby`` streams from ``primary`` and refuses to generate (25006:
+    its node is its primary's)."""
     wait_until(
-        lambda: first.value(
+        lambda: primary.value(
             "SELECT count(*) = 1 FROM pg_stat_replication WHERE state = 'streaming'"
         ),
         60,
-        "node_b rejoined",
+        what,
     )
     with pytest.raises(psycopg.Error) as refused:
-        second.sql("SELECT sno_generate()", dbname=DB)
+        standby.sql("SELECT sno_generate()", dbname=DB)
     assert refused.value.sqlstate == "25006", refused.value
-    return writer
+
+
+def all_committed_on(server, *writers: Writer) -> None:
+    """Every ID the writers saw committed is distinct and on ``server``."""
+    for fmt in writers[0].committed:
+        ids = [i for writer in writers for i in writer.committed[fmt]]
+        assert len(set(ids)) == len(ids), f"{fmt}: every committed ID distinct"
+        stored = {row[0] for row in server.sql(f"SELECT id::text FROM ids_{fmt}", dbname=DB)}
+        missing = set(ids) - stored
+        assert not missing, f"{fmt}: committed IDs missing on {server.name}: {len(missing)}"
