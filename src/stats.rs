@@ -38,6 +38,11 @@ fn millis(nanos: u64) -> f64 {
     nanos as f64 / 1e6
 }
 
+/// A counter as SQL's bigint (saturating: it never reaches it).
+fn counter(n: u64) -> i64 {
+    i64::try_from(n).unwrap_or(i64::MAX)
+}
+
 // pgrx reads the column names from the tuple in the signature itself, so
 // the row type cannot be a type alias.
 #[allow(clippy::type_complexity)]
@@ -58,8 +63,7 @@ fn pg_flake_stats() -> TableIterator<
         name!(stats_reset, Option<TimestampWithTimeZone>),
     ),
 > {
-    let counter = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
-    TableIterator::new(rows().map(move |r| {
+    TableIterator::new(rows().map(|r| {
         (
             r.format.to_string(),
             counter(r.issued),
@@ -87,13 +91,9 @@ fn pg_flake_refusal_stats() -> TableIterator<
 > {
     let refusals: Vec<_> = rows()
         .flat_map(|r| {
-            r.refusals.into_iter().map(move |(sqlstate, n)| {
-                (
-                    r.format.to_string(),
-                    sqlstate.to_string(),
-                    i64::try_from(n).unwrap_or(i64::MAX),
-                )
-            })
+            r.refusals
+                .into_iter()
+                .map(move |(sqlstate, n)| (r.format.to_string(), sqlstate.to_string(), counter(n)))
         })
         .collect();
     TableIterator::new(refusals)

@@ -2,9 +2,10 @@
 //! "Statistics"): the type its server-wide state holds (`generator.rs`),
 //! and how each is counted. What is read and reset from them is `stats.rs`.
 
+use flake_core::clock::system_now_nanos;
 use flake_core::ErrorKind;
 use std::sync::atomic::{AtomicI64, AtomicU64, Ordering::Relaxed};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 /// The counters of one generator, in its server-wide state.
 #[repr(C)]
@@ -61,9 +62,8 @@ fn nanos(duration: Duration) -> u64 {
     u64::try_from(duration.as_nanos()).unwrap_or(u64::MAX)
 }
 
-/// Now, in Unix microseconds (the counters' start).
+/// Now, in Unix microseconds (the counters' start): the real-time clock
+/// the generators read too.
 pub fn unix_micros_now() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| i64::try_from(d.as_micros()).unwrap_or(i64::MAX))
+    system_now_nanos().div_euclid(1000)
 }
