@@ -43,7 +43,7 @@ fn main() {
 /// scripts `pg_flake--*.sql`), `$OUT_DIR/sql_symbols/<name>.rs`: a constant
 /// that names every C symbol of the file (`AS 'MODULE_PATHNAME', '<symbol>'`)
 /// as a version-1 function, so a symbol the module does not define fails the
-/// build instead of `CREATE EXTENSION` (`sql_file!` in src/c_function.rs
+/// build instead of `CREATE EXTENSION` (`sql_file!` in src/plumbing/fmgr/c_function.rs
 /// includes it). A symbol inside `DO $<cfg>$ … $<cfg>$` is checked only
 /// under that capability cfg.
 fn write_symbol_checks() {

@@ -16,45 +16,45 @@
 -- synchronous standbys where there are any); steps back of the clock seen;
 -- how far the last ID ran ahead of the clock; when counting began.
 -- Readable by every role, as pg_stat_statements is: counts, no IDs.
-CREATE FUNCTION pg_flake_stats()
+CREATE FUNCTION @extschema@.pg_flake_stats()
 RETURNS TABLE (format text, issued bigint, waits bigint, refusals bigint, marks_recorded bigint,
     mark_file_time double precision, mark_wal_time double precision, clock_steps_back bigint,
     clock_lead interval, stats_reset timestamptz)
     VOLATILE STRICT PARALLEL RESTRICTED LANGUAGE c AS 'MODULE_PATHNAME', 'pg_flake_stats_wrapper';
-CREATE VIEW pg_flake_stats AS
+CREATE VIEW @extschema@.pg_flake_stats AS
 SELECT format, issued, waits, refusals, marks_recorded, mark_file_time, mark_wal_time,
        clock_steps_back, clock_lead, stats_reset
-FROM pg_flake_stats();
-GRANT SELECT ON pg_flake_stats TO PUBLIC;
+FROM @extschema@.pg_flake_stats();
+GRANT SELECT ON @extschema@.pg_flake_stats TO PUBLIC;
 
 -- == Refusals by SQLSTATE ====================================================
 -- One row per format and SQLSTATE refused at least once since the reset.
-CREATE FUNCTION pg_flake_refusal_stats()
+CREATE FUNCTION @extschema@.pg_flake_refusal_stats()
 RETURNS TABLE (format text, sqlstate text, refusals bigint)
     VOLATILE STRICT PARALLEL RESTRICTED LANGUAGE c AS 'MODULE_PATHNAME', 'pg_flake_refusal_stats_wrapper';
-CREATE VIEW pg_flake_refusal_stats AS
-SELECT format, sqlstate, refusals FROM pg_flake_refusal_stats();
-GRANT SELECT ON pg_flake_refusal_stats TO PUBLIC;
+CREATE VIEW @extschema@.pg_flake_refusal_stats AS
+SELECT format, sqlstate, refusals FROM @extschema@.pg_flake_refusal_stats();
+GRANT SELECT ON @extschema@.pg_flake_refusal_stats TO PUBLIC;
 
 -- == Reset ===================================================================
 -- Zero for one format's counters (NULL: every format's), from now on;
 -- returns that time. Not for PUBLIC, as pg_stat_reset is not: a superuser
 -- grants it to a monitoring role.
-CREATE FUNCTION pg_flake_stats_reset("format" text DEFAULT NULL) RETURNS timestamptz
+CREATE FUNCTION @extschema@.pg_flake_stats_reset("format" text DEFAULT NULL) RETURNS timestamptz
     VOLATILE PARALLEL UNSAFE LANGUAGE c AS 'MODULE_PATHNAME', 'pg_flake_stats_reset_wrapper';
-REVOKE EXECUTE ON FUNCTION pg_flake_stats_reset(text) FROM PUBLIC;
+REVOKE EXECUTE ON FUNCTION @extschema@.pg_flake_stats_reset(text) FROM PUBLIC;
 
 -- == Leases ==================================================================
 -- The leases pg_flake_lease_grants keeps (superseded ones older than 7 days
 -- are deleted at the next grant), by format: granted, renewals, and how many
 -- are held, expired (window over or unit leased again) and released now.
 -- As pg_flake_leases, readable by whom a superuser grants it to.
-CREATE VIEW pg_flake_lease_stats AS
+CREATE VIEW @extschema@.pg_flake_lease_stats AS
 SELECT l.format,
-       count(*) AS grants,
-       coalesce(sum(g.renewals), 0)::bigint AS renewals,
-       count(*) FILTER (WHERE l.state = 'held') AS held,
-       count(*) FILTER (WHERE l.state = 'expired') AS expired,
-       count(*) FILTER (WHERE l.state = 'released') AS released
-FROM pg_flake_leases l JOIN pg_flake_lease_grants g USING (lease_id)
+       pg_catalog.count(*) AS grants,
+       coalesce(pg_catalog.sum(g.renewals), 0)::pg_catalog.int8 AS renewals,
+       pg_catalog.count(*) FILTER (WHERE l.state OPERATOR(pg_catalog.=) 'held') AS held,
+       pg_catalog.count(*) FILTER (WHERE l.state OPERATOR(pg_catalog.=) 'expired') AS expired,
+       pg_catalog.count(*) FILTER (WHERE l.state OPERATOR(pg_catalog.=) 'released') AS released
+FROM @extschema@.pg_flake_leases l JOIN @extschema@.pg_flake_lease_grants g USING (lease_id)
 GROUP BY l.format;

@@ -2,21 +2,24 @@
 //! native PostgreSQL types. This crate is the thin SQL layer over
 //! `flake-core`: a top and five folders below it, whose imports run one way,
 //! down, with no circle (docs/development.md "Layout and tests"):
-//! - the top: this file (`_PG_init`), `state` (the SQL functions that report
-//!   on every generator and node), `stats` (the statistics an operator
-//!   scrapes) and `lease` (the lease functions);
-//! - `formats`: one module per format, with the same names as the core's,
-//!   and the registry that lists them;
+//! - the top: this file (`_PG_init`), `generator_state` (the SQL functions
+//!   that report on every generator and node, and move a mark), `stats` (the
+//!   statistics an operator scrapes) and `leases` (what the lease functions
+//!   call);
+//! - `formats`: one module per format, each with the name of the core's
+//!   module it maps to SQL (`core/src/formats/`), and the registry that
+//!   lists them;
 //! - `generation`: the coordination-based generators as a server runs them;
 //! - `node`: which node this server is, for every format;
 //! - `marks`: the durable marks, in files and in the WAL;
-//! - `plumbing`: what every floor stands on and which knows no format (C
-//!   functions, native types, errors, settings, shared memory).
+//! - `plumbing`: what every floor stands on and which knows no format: the
+//!   calling convention and native types, shared memory, settings, and the
+//!   backend's own (errors, clock, CSPRNG).
 
 use pgrx::prelude::*;
 
-mod lease;
-mod state;
+mod generator_state;
+mod leases;
 mod stats;
 
 mod formats;
@@ -32,7 +35,7 @@ pub extern "C-unwind" fn _PG_init() {
     plumbing::settings::note_preloading();
     generation::define_settings();
     node::define_settings();
-    lease::define_settings();
+    leases::define_settings();
     for format in formats::FORMATS {
         (format.init)();
     }

@@ -10,16 +10,16 @@
 //!   format's) again;
 //! - `pg_flake_lease_stats` (SQL only): the leases of the table, by format.
 //!
-//! The counters are the server's generators' own (`generation/stats.rs`):
+//! The counters are the server's generators' own (`generation/generator/counters.rs`):
 //! one set per server, preloaded or not, counting from the generators' set-up
 //! (the server's start, or its first ID without preloading) until the server
 //! stops; nothing survives a restart.
 
 use crate::formats;
 use crate::generation::{unix_micros_now, ServerGenerator, StatsRow};
-use crate::plumbing::c_function::sql_file;
-use crate::plumbing::errors::raise;
-use crate::plumbing::time;
+use crate::plumbing::backend::errors::raise;
+use crate::plumbing::fmgr::c_function::sql_file;
+use crate::plumbing::fmgr::timestamptz;
 use flake_core::Error;
 use pgrx::datum::Interval;
 use pgrx::prelude::*;
@@ -74,7 +74,7 @@ fn pg_flake_stats() -> TableIterator<
             millis(r.mark_wal_nanos),
             counter(r.clock_steps_back),
             Interval::from_micros(r.lead_nanos / 1000),
-            time::timestamp_checked(r.reset_unix_micros),
+            timestamptz::timestamp_checked(r.reset_unix_micros),
         )
     }))
 }
@@ -121,5 +121,5 @@ fn pg_flake_stats_reset(format: Option<&str>) -> TimestampWithTimeZone {
     }
     let now = unix_micros_now();
     chosen.iter().for_each(|g| g.reset_stats(now));
-    time::timestamp(now)
+    timestamptz::timestamp(now)
 }

@@ -2,7 +2,7 @@
 //! the durable mark that keeps a restarted generator from reissuing an ID.
 //!
 //! This module is a mechanism: the formats implement [`SlotGenerator`] for
-//! their generators (most with [`single_sequencer!`](crate::single_sequencer)),
+//! their generators (most with `single_sequencer!`),
 //! never the other way round.
 //!
 //! A generator is plain data: `Copy`, without pointers or anything to drop.
@@ -84,8 +84,6 @@ pub trait SlotGenerator: Copy {
 /// `single_sequencer!(SnoGenerator => SLOT_RULE, Timeline)`. The generator
 /// needs `new(assignment, floor)`, `assignment()`, `state()` and a
 /// `sequencer` field; `Timeline` is the format's [`Timeline`](crate::sequencer::Timeline).
-#[macro_export]
-#[doc(hidden)]
 macro_rules! single_sequencer {
     ($generator:ty => $rule:expr, $timeline:expr) => {
         impl $crate::generator::SlotGenerator for $generator {
@@ -93,11 +91,11 @@ macro_rules! single_sequencer {
                 $crate::sequencer::Timeline::name(&$timeline)
             }
 
-            fn for_slot(slot: u32, nslots: u32, floor: u64) -> $crate::Result<Self> {
+            fn for_slot(slot: u32, nslots: u32, floor: u64) -> $crate::error::Result<Self> {
                 Ok(<$generator>::new($rule.assign(slot, nslots)?, floor))
             }
 
-            fn unit_at(unix_nanos: i64) -> $crate::Result<u64> {
+            fn unit_at(unix_nanos: i64) -> $crate::error::Result<u64> {
                 $crate::sequencer::Timeline::unit_at(&$timeline, unix_nanos)
             }
 
@@ -124,6 +122,7 @@ macro_rules! single_sequencer {
         }
     };
 }
+pub(crate) use single_sequencer;
 
 /// The slot of a server-wide generator, and the number of slots: the whole
 /// process field value 0 and the whole sequence space.

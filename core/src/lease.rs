@@ -9,7 +9,7 @@
 //! collide. The SQL functions (`sql/leases.sql`) hand out the units; this
 //! module is the arithmetic and the setting's syntax, without PostgreSQL.
 
-use crate::{Error, Result};
+use crate::error::{Error, Result};
 
 /// A format that can be leased: one with a node field (kuid64 has none,
 /// and the random formats need no coordination).
@@ -301,7 +301,7 @@ pub fn nothing_reserved(format: LeaseFormat) -> Error {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ErrorKind;
+    use crate::error::ErrorKind;
 
     fn range(first: u32, last: u32) -> Option<NodeRange> {
         Some(NodeRange { first, last })

@@ -1,14 +1,27 @@
 //! flake-core: the flake family of distributed, time-sortable identifiers.
 //!
+//! Three kinds of module, whose imports run one way, down:
+//! - **generators in the application** ([`leased`]), which use the formats;
+//! - **the formats** (`core/src/formats/`, each at its public path
+//!   `flake_core::<format>`: [`sno`], [`siq`], [`distributed_id`],
+//!   [`distributed_id128`], [`public_id`], [`flaxid`], [`kuid`],
+//!   [`snowflake`], [`alphanumeric`]), with the registries that list them
+//!   (`for_each_native_type!`, `for_each_slot_generator!`);
+//! - **the mechanisms** the formats use, which name no format: [`clock`],
+//!   [`codec`], [`error`], [`generator`], [`lease`], [`lineage`],
+//!   [`marks_file`], [`numeric`], [`random`], [`sequencer`], [`slot`],
+//!   [`sortkey`], [`time`], [`tsc`], and `flake_id.rs` ([`FlakeId`], and
+//!   the `fixed_id!` every native type is declared with).
+//!
+//! This file only declares the modules and re-exports what applications
+//! name at the crate's root; no module imports it.
+//!
 //! Every format is a module with the same shape: a value type holding the
 //! format's big-endian bytes (so byte order is sort order), strict
 //! `FromStr`/`Display` in the canonical text form, field accessors and
 //! constructors, and (for the coordination-based formats) a generator built
 //! on the shared [`slot`] rule and [`sequencer`], which can also run
-//! server-wide as a [`generator::MarkedGenerator`]. Imports run one way:
-//! the formats use the mechanisms (`clock`, `codec`, `error`, `generator`,
-//! `random`, `sequencer`, `slot`, `sortkey`, `time`, `numeric`), never the
-//! reverse; the registries below are the one place that lists the formats. Generators take a
+//! server-wide as a [`generator::MarkedGenerator`]. Generators take a
 //! [`clock::Clock`] and, where random, a [`random::RandomSource`], so the same
 //! code runs in a server, in an application and under scripted tests.
 //!
@@ -16,13 +29,16 @@
 //! `postgres` (`ToSql`/`FromSql` of `postgres-types` in the binary wire
 //! format, i.e. the raw bytes).
 
+// The mechanisms.
 pub mod clock;
 pub mod codec;
 pub mod error;
+mod flake_id;
 pub mod generator;
 pub mod lease;
 pub mod lineage;
 pub mod marks_file;
+pub mod numeric;
 pub mod random;
 pub mod sequencer;
 pub mod slot;
@@ -30,246 +46,14 @@ pub mod sortkey;
 pub mod time;
 pub mod tsc;
 
-pub mod alphanumeric;
-pub mod distributed_id;
-pub mod distributed_id128;
-pub mod flaxid;
-pub mod kuid;
+// The formats, in their folder, at the paths they had before it.
+mod formats;
+pub use formats::{
+    alphanumeric, distributed_id, distributed_id128, flaxid, kuid, public_id, siq, sno, snowflake,
+};
+
+// Generators in the application.
 pub mod leased;
-pub mod numeric;
-pub mod public_id;
-mod registry;
-pub mod siq;
-pub mod sno;
-pub mod snowflake;
 
 pub use error::{Error, ErrorKind, Result};
-
-/// Every identifier type can be abbreviated in a sort
-/// ([`sortkey::Abbreviator`]).
-impl<T: FlakeId> sortkey::Abbreviated for T {
-    const LEN: usize = <T as FlakeId>::LEN;
-    const ABBREVIATION: sortkey::Abbreviation = <T as FlakeId>::ABBREVIATION;
-}
-
-/// Room for the longest canonical text of any [`FlakeId`] type (SIQ's 29
-/// characters), so that text output needs no heap allocation.
-pub const MAX_TEXT_LEN: usize = 32;
-
-/// A stack buffer for [`FlakeId::encode_text`].
-pub type TextBuffer = [u8; MAX_TEXT_LEN];
-
-/// What every fixed-length identifier type offers, whatever its format.
-pub trait FlakeId:
-    Sized + Copy + Ord + std::hash::Hash + std::fmt::Display + std::str::FromStr<Err = Error>
-{
-    /// The SQL type name, also used in error messages.
-    const TYPE_NAME: &'static str;
-    /// Stored length in bytes.
-    const LEN: usize;
-    /// The value from exactly `LEN` bytes (22P03 otherwise).
-    fn from_slice(bytes: &[u8]) -> Result<Self>;
-    /// A value arriving in the binary wire format (a driver's `FromSql`, the
-    /// extension's `receive` and `bytea` casts): [`from_slice`](Self::from_slice),
-    /// and a value of the type, where not every byte string of its length is
-    /// (a distributed_id above 10^28 − 1 is 22003).
-    fn from_wire(bytes: &[u8]) -> Result<Self>;
-    /// The stored big-endian bytes.
-    fn bytes(&self) -> &[u8];
-    /// The canonical text (what `Display` writes, always ASCII) into `out`
-    /// without allocating or formatting; returns its length.
-    fn encode_text(&self, out: &mut TextBuffer) -> usize;
-    /// How a sort abbreviates the values ([`sortkey::Abbreviation`]): by
-    /// their leading bits where the bits below the time are random, else
-    /// relative to the sort's first value with the field that one
-    /// generating server writes the same into every ID set aside.
-    const ABBREVIATION: sortkey::Abbreviation;
-    /// The greatest value, as the big-endian integer of its bytes: every
-    /// byte string of `LEN` bytes is a value, but for `distributed_id`
-    /// (up to 10^28 − 1).
-    const MAX_KEY: u128;
-    /// The bytes as one big-endian integer (of at most [`MAX_KEY`](Self::MAX_KEY)),
-    /// whose order is therefore the values' order.
-    ///
-    /// Generators build an ID as its key and hand it on as one (the
-    /// `try_generate_key` of sno, SIQ and kuid96): a value of 10 to 14 bytes
-    /// that is built in pieces and handed on through memory is read back in
-    /// 8-byte loads that straddle the stores that wrote it, and each such
-    /// load waits for them, which was a fifth of an ID's cost
-    /// (docs/BENCHMARKS.md "Generation profile").
-    fn key(&self) -> u128;
-    /// The value whose bytes are the low `LEN` bytes of `key`, big-endian:
-    /// [`key`](Self::key)'s inverse, for a key of at most `MAX_KEY`.
-    fn from_key(key: u128) -> Self;
-}
-
-/// Declares the common surface of a fixed-length identifier: byte access,
-/// `FlakeId`, `Debug` as text, and the optional serde and postgres impls.
-/// The format module supplies `Display` and `FromStr`.
-#[macro_export]
-#[doc(hidden)]
-macro_rules! fixed_id {
-    // A type whose text is its fixed-width `encode()` array, every byte
-    // string of its length a value.
-    ($ty:ident, $len:literal, $sql:literal) => {
-        $crate::fixed_id!(
-            $ty,
-            $len,
-            $sql,
-            abbreviation = $crate::sortkey::Abbreviation::LeadingBits
-        );
-    };
-    ($ty:ident, $len:literal, $sql:literal, abbreviation = $abbreviation:expr) => {
-        $crate::fixed_id!(
-            $ty,
-            $len,
-            $sql,
-            valid = Ok,
-            max_key = u128::MAX >> (128 - 8 * $len),
-            text = |id: &$ty, out: &mut $crate::TextBuffer| {
-                let text = id.encode();
-                out[..text.len()].copy_from_slice(&text);
-                text.len()
-            },
-            abbreviation = $abbreviation
-        );
-    };
-    (
-        $ty:ident,
-        $len:literal,
-        $sql:literal,
-        valid = $valid:expr,
-        max_key = $max_key:expr,
-        text = $text:expr,
-        abbreviation = $abbreviation:expr
-    ) => {
-        impl $ty {
-            pub const LEN: usize = $len;
-            pub const fn from_bytes(bytes: [u8; $len]) -> Self {
-                $ty(bytes)
-            }
-            pub const fn to_bytes(&self) -> [u8; $len] {
-                self.0
-            }
-            pub const fn as_bytes(&self) -> &[u8; $len] {
-                &self.0
-            }
-        }
-
-        impl $crate::FlakeId for $ty {
-            const TYPE_NAME: &'static str = $sql;
-            const LEN: usize = $len;
-            const ABBREVIATION: $crate::sortkey::Abbreviation = $abbreviation;
-            const MAX_KEY: u128 = $max_key;
-            fn from_slice(bytes: &[u8]) -> $crate::Result<Self> {
-                <[u8; $len]>::try_from(bytes)
-                    .map($ty)
-                    .map_err(|_| $crate::Error::InvalidBinary {
-                        type_name: $sql,
-                        expected: concat!("exactly ", $len),
-                        actual: bytes.len(),
-                    })
-            }
-            fn from_wire(bytes: &[u8]) -> $crate::Result<Self> {
-                let id = <$ty as $crate::FlakeId>::from_slice(bytes)?;
-                $valid(id)
-            }
-            fn bytes(&self) -> &[u8] {
-                &self.0
-            }
-            #[inline(always)]
-            fn key(&self) -> u128 {
-                $crate::sortkey::key_of(&self.0)
-            }
-            #[inline(always)]
-            fn from_key(key: u128) -> Self {
-                debug_assert!(key <= $max_key);
-                let mut bytes = [0u8; $len];
-                bytes.copy_from_slice(&key.to_be_bytes()[16 - $len..]);
-                $ty(bytes)
-            }
-            #[inline]
-            fn encode_text(&self, out: &mut $crate::TextBuffer) -> usize {
-                $text(self, out)
-            }
-        }
-
-        impl TryFrom<&[u8]> for $ty {
-            type Error = $crate::Error;
-            fn try_from(bytes: &[u8]) -> $crate::Result<Self> {
-                <$ty as $crate::FlakeId>::from_slice(bytes)
-            }
-        }
-
-        impl From<[u8; $len]> for $ty {
-            fn from(bytes: [u8; $len]) -> Self {
-                $ty(bytes)
-            }
-        }
-
-        impl From<$ty> for [u8; $len] {
-            fn from(id: $ty) -> Self {
-                id.0
-            }
-        }
-
-        impl ::std::fmt::Debug for $ty {
-            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-                write!(f, concat!($sql, "({})"), self)
-            }
-        }
-
-        #[cfg(feature = "serde")]
-        impl ::serde::Serialize for $ty {
-            fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-                s.collect_str(self)
-            }
-        }
-
-        #[cfg(feature = "serde")]
-        impl<'de> ::serde::Deserialize<'de> for $ty {
-            fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-                struct TextVisitor;
-                impl ::serde::de::Visitor<'_> for TextVisitor {
-                    type Value = $ty;
-                    fn expecting(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-                        f.write_str(concat!("the canonical text form of a ", $sql))
-                    }
-                    fn visit_str<E: ::serde::de::Error>(self, v: &str) -> Result<$ty, E> {
-                        v.parse().map_err(E::custom)
-                    }
-                }
-                d.deserialize_str(TextVisitor)
-            }
-        }
-
-        #[cfg(feature = "postgres")]
-        impl<'a> ::postgres_types::FromSql<'a> for $ty {
-            fn from_sql(
-                _ty: &::postgres_types::Type,
-                raw: &'a [u8],
-            ) -> Result<Self, Box<dyn ::std::error::Error + Sync + Send>> {
-                Ok(<$ty as $crate::FlakeId>::from_wire(raw)?)
-            }
-            fn accepts(ty: &::postgres_types::Type) -> bool {
-                ty.name() == $sql
-            }
-        }
-
-        #[cfg(feature = "postgres")]
-        impl ::postgres_types::ToSql for $ty {
-            fn to_sql(
-                &self,
-                _ty: &::postgres_types::Type,
-                out: &mut ::bytes::BytesMut,
-            ) -> Result<::postgres_types::IsNull, Box<dyn ::std::error::Error + Sync + Send>> {
-                out.extend_from_slice(&self.0);
-                Ok(::postgres_types::IsNull::No)
-            }
-            fn accepts(ty: &::postgres_types::Type) -> bool {
-                ty.name() == $sql
-            }
-            ::postgres_types::to_sql_checked!();
-        }
-    };
-}
+pub use flake_id::{FlakeId, TextBuffer, MAX_TEXT_LEN};

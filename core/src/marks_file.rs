@@ -1,7 +1,8 @@
 //! The header of a marks file (docs/guarantees.md "Restarts, crashes and the clock"):
 //! what a server keeps durably per coordination-based format, encoded in
 //! fixed-size, checksummed copies. Pure encoding and decoding; the server
-//! (`src/marks.rs`) does the file I/O.
+//! (`src/marks/`, its file-system operations in `src/marks/disk.rs`) does
+//! the file I/O.
 //!
 //! The file holds two copies of the header, at offsets 0 and
 //! [`COPY_SIZE`]. Each write goes to the copy the current one is not in,

@@ -196,7 +196,7 @@ pub struct Sequencer {
     /// The clock's unit at the last step that read the clock and issued.
     clock_unit: u64,
     /// How many times the clock read a unit before `clock_unit`: steps back
-    /// of the clock seen (docs/sql-reference.md "pg_flake_stats").
+    /// of the clock seen (docs/sql-reference.md "Statistics").
     steps_back: u64,
 }
 

@@ -230,8 +230,8 @@ impl ServerField {
 }
 
 /// What an [`Abbreviator`] needs of a format: its length in bytes and how
-/// its values are abbreviated. Every `FlakeId` has them (`lib.rs`), so that
-/// this module, which `lib.rs` uses, need not know that trait.
+/// its values are abbreviated. Every `FlakeId` has them (`flake_id.rs`), so that
+/// this module, which `flake_id.rs` uses, need not know that trait.
 pub trait Abbreviated {
     const LEN: usize;
     const ABBREVIATION: Abbreviation;

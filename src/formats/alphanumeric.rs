@@ -4,8 +4,8 @@
 
 use super::format::Format;
 use crate::formats::distributed_id::DistributedId;
-use crate::plumbing::c_function::sql_file;
-use crate::plumbing::errors::OrRaise;
+use crate::plumbing::backend::errors::OrRaise;
+use crate::plumbing::fmgr::c_function::sql_file;
 use flake_core::alphanumeric;
 use pgrx::datum::Uuid;
 use pgrx::prelude::*;

@@ -4,13 +4,13 @@
 //! generator.
 
 use super::format::Format;
-use crate::plumbing::c_function::{c_function, sql_file};
-use crate::plumbing::errors::OrRaise;
-use crate::plumbing::native_type::{datum_of, native_type, FromBinary};
-use crate::plumbing::numeric::{integer_of, numeric_of};
-use crate::plumbing::random::with_random_generator;
-use crate::plumbing::record::{column, out_record};
-use crate::plumbing::time;
+use crate::plumbing::backend::errors::OrRaise;
+use crate::plumbing::backend::random::with_random_generator;
+use crate::plumbing::fmgr::c_function::{c_function, sql_file};
+use crate::plumbing::fmgr::native_type::{datum_of, native_type, FromBinary};
+use crate::plumbing::fmgr::numeric::{integer_of, numeric_of};
+use crate::plumbing::fmgr::record::{column, out_record};
+use crate::plumbing::fmgr::timestamptz;
 use flake_core::distributed_id::{self as distributed_id_core, DistributedIdGenerator};
 use flake_core::FlakeId;
 use pgrx::prelude::*;
@@ -66,7 +66,7 @@ thread_local! {
 }
 
 fn unix_micros(time: TimestampWithTimeZone) -> i64 {
-    time::unix_micros(time, "distributed_id", distributed_id_core::TIME_RANGE)
+    timestamptz::unix_micros(time, "distributed_id", distributed_id_core::TIME_RANGE)
 }
 
 c_function! {
@@ -85,7 +85,7 @@ c_function! {
     distributed_id_timestamp_wrapper,
     |call| {
         let DistributedId(id) = call.value(0);
-        time::timestamp(id.unix_micros()).into_datum().unwrap_or(pg_sys::Datum::from(0usize))
+        timestamptz::timestamp(id.unix_micros()).into_datum().unwrap_or(pg_sys::Datum::from(0usize))
     }
 }
 
@@ -102,7 +102,7 @@ c_function! {
         out_record(
             call,
             &[
-                column("time", time::timestamp(id.unix_micros())),
+                column("time", timestamptz::timestamp(id.unix_micros())),
                 column("random", id.random() as i64),
             ],
         )

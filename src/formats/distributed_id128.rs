@@ -3,13 +3,13 @@
 //! and the per-backend reference generator.
 
 use super::format::Format;
-use crate::plumbing::c_function::{c_function, sql_file};
-use crate::plumbing::errors::OrRaise;
-use crate::plumbing::native_type::datum_of;
-use crate::plumbing::numeric::{integer_of, numeric_of};
-use crate::plumbing::random::with_random_generator;
-use crate::plumbing::record::{column, out_record};
-use crate::plumbing::time;
+use crate::plumbing::backend::errors::OrRaise;
+use crate::plumbing::backend::random::with_random_generator;
+use crate::plumbing::fmgr::c_function::{c_function, sql_file};
+use crate::plumbing::fmgr::native_type::datum_of;
+use crate::plumbing::fmgr::numeric::{integer_of, numeric_of};
+use crate::plumbing::fmgr::record::{column, out_record};
+use crate::plumbing::fmgr::timestamptz;
 use flake_core::distributed_id128::{self as core128, DistributedId128, DistributedId128Generator};
 use pgrx::datum::Uuid;
 use pgrx::prelude::*;
@@ -43,7 +43,7 @@ pub fn uuid(id: DistributedId128) -> Uuid {
 }
 
 fn unix_micros(time: TimestampWithTimeZone) -> i64 {
-    time::unix_micros(time, "distributed_id128", core128::TIME_RANGE)
+    timestamptz::unix_micros(time, "distributed_id128", core128::TIME_RANGE)
 }
 
 c_function! {
@@ -62,7 +62,7 @@ c_function! {
     distributed_id128_timestamp_wrapper,
     |call| {
         let id = id128(call.value(0));
-        time::timestamp(id.unix_micros()).into_datum().unwrap_or(pg_sys::Datum::from(0usize))
+        timestamptz::timestamp(id.unix_micros()).into_datum().unwrap_or(pg_sys::Datum::from(0usize))
     }
 }
 
@@ -79,7 +79,7 @@ c_function! {
         out_record(
             call,
             &[
-                column("time", time::timestamp(id.unix_micros())),
+                column("time", timestamptz::timestamp(id.unix_micros())),
                 column("random", numeric_of(id.random())),
             ],
         )

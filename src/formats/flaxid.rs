@@ -3,13 +3,13 @@
 //! backend's CSPRNG.
 
 use super::format::Format;
-use crate::plumbing::c_function::{c_function, sql_file};
-use crate::plumbing::clock::BackendClock;
-use crate::plumbing::errors::OrRaise;
-use crate::plumbing::native_type::{datum_of, native_type, FromBinary};
-use crate::plumbing::random::with_random;
-use crate::plumbing::record::{column, out_record};
-use crate::plumbing::time;
+use crate::plumbing::backend::clock::BackendClock;
+use crate::plumbing::backend::errors::OrRaise;
+use crate::plumbing::backend::random::with_random;
+use crate::plumbing::fmgr::c_function::{c_function, sql_file};
+use crate::plumbing::fmgr::native_type::{datum_of, native_type, FromBinary};
+use crate::plumbing::fmgr::record::{column, out_record};
+use crate::plumbing::fmgr::timestamptz;
 use flake_core::flaxid::{self as flaxid_core, FlaxIdGenerator};
 use flake_core::FlakeId;
 use pgrx::prelude::*;
@@ -57,7 +57,7 @@ pub static FORMAT: Format = Format {
 };
 
 fn unix_micros(time: TimestampWithTimeZone) -> i64 {
-    time::unix_micros(time, "flaxid", flaxid_core::TIME_RANGE)
+    timestamptz::unix_micros(time, "flaxid", flaxid_core::TIME_RANGE)
 }
 
 c_function! {
@@ -74,7 +74,7 @@ c_function! {
     flaxid_timestamp_wrapper,
     |call| {
         let FlaxId(id) = call.value(0);
-        time::timestamp(id.unix_micros()).into_datum().unwrap_or(pg_sys::Datum::from(0usize))
+        timestamptz::timestamp(id.unix_micros()).into_datum().unwrap_or(pg_sys::Datum::from(0usize))
     }
 }
 
@@ -91,7 +91,7 @@ c_function! {
         out_record(
             call,
             &[
-                column("time", time::timestamp(id.unix_micros())),
+                column("time", timestamptz::timestamp(id.unix_micros())),
                 column("random", id.random() as i64),
             ],
         )

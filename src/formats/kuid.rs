@@ -10,12 +10,12 @@
 use super::format::Format;
 use crate::generation::Generator;
 use crate::node::NodeField;
-use crate::plumbing::c_function::{c_function, sql_file, Call};
-use crate::plumbing::errors::OrRaise;
-use crate::plumbing::native_type::{native_type, FromBinary};
-use crate::plumbing::record::{column, out_record};
+use crate::plumbing::backend::errors::OrRaise;
+use crate::plumbing::fmgr::c_function::{c_function, sql_file, Call};
+use crate::plumbing::fmgr::native_type::{native_type, FromBinary};
+use crate::plumbing::fmgr::record::{column, out_record};
+use crate::plumbing::fmgr::timestamptz;
 use crate::plumbing::settings::{self, Definition, FormatSetting, Plain, TextSetting};
-use crate::plumbing::time;
 use flake_core::error::field_in_range;
 use flake_core::kuid::{self as kuid_core, Kuid64Generator, Kuid96Generator};
 use flake_core::FlakeId;
@@ -157,11 +157,11 @@ fn define_settings() {
 // --- functions -----------------------------------------------------------------
 
 fn kuid64_micros(time: TimestampWithTimeZone) -> i64 {
-    time::unix_micros(time, KUID64, kuid_core::KUID64_TIME_RANGE)
+    timestamptz::unix_micros(time, KUID64, kuid_core::KUID64_TIME_RANGE)
 }
 
 fn kuid96_micros(time: TimestampWithTimeZone) -> i64 {
-    time::unix_micros(time, KUID96, kuid_core::KUID96_TIME_RANGE)
+    timestamptz::unix_micros(time, KUID96, kuid_core::KUID96_TIME_RANGE)
 }
 
 /// An interval argument: 5–10, else 22023.
@@ -200,7 +200,7 @@ fn kuid64_decode(text: &str) -> i64 {
 #[doc(alias = "kuid64_timestamp_wrapper")]
 #[pg_extern(sql = false)]
 fn kuid64_timestamp(kuid64: i64) -> TimestampWithTimeZone {
-    time::timestamp(kuid_core::kuid64_timestamp(kuid64).or_raise())
+    timestamptz::timestamp(kuid_core::kuid64_timestamp(kuid64).or_raise())
 }
 
 #[doc(alias = "kuid64_from_time_wrapper")]
@@ -216,7 +216,7 @@ c_function! {
         out_record(
             call,
             &[
-                column("time", time::timestamp(p.time)),
+                column("time", timestamptz::timestamp(p.time)),
                 column("megaseconds", p.megaseconds as i32),
                 column("seconds", p.seconds as i32),
                 column("microseconds", p.microseconds as i32),
@@ -253,13 +253,13 @@ c_function! {
 #[doc(alias = "kuid96_timestamp_wrapper")]
 #[pg_extern(sql = false)]
 fn kuid96_timestamp(id: Kuid96, interval: i32) -> TimestampWithTimeZone {
-    time::timestamp(id.0.timestamp(interval_arg(interval)).or_raise())
+    timestamptz::timestamp(id.0.timestamp(interval_arg(interval)).or_raise())
 }
 
 #[doc(alias = "kuid96_timestamp_at_setting_wrapper")]
 #[pg_extern(sql = false)]
 fn kuid96_timestamp_at_setting(id: Kuid96) -> TimestampWithTimeZone {
-    time::timestamp(id.0.timestamp(interval_setting()).or_raise())
+    timestamptz::timestamp(id.0.timestamp(interval_setting()).or_raise())
 }
 
 #[doc(alias = "kuid96_node_wrapper")]
@@ -281,7 +281,7 @@ fn kuid96_parts_record(call: Call<'_>, interval: u32) -> pg_sys::Datum {
     out_record(
         call,
         &[
-            column("time", time::timestamp(p.time)),
+            column("time", timestamptz::timestamp(p.time)),
             column("node", p.node as i64),
             column("seq", p.seq as i32),
         ],

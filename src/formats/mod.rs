@@ -1,8 +1,11 @@
 //! The registry of formats: the one place that lists them (docs/development.md "Layout
 //! and tests"). `_PG_init` defines their settings and gives their generators
 //! shared memory, `pg_flake_generator_state()` reports the generators, and
-//! the tests run every generator, all by going through this list. A new
-//! format is one module and one line here.
+//! the tests run every generator, all by going through this list. Each
+//! module has the name of the core's format it maps to SQL
+//! (`core/src/formats/`), and of its SQL file (`sql/<format>.sql`). A new
+//! format is more than a module and a line here: docs/development.md
+//! "Adding a format" lists every place it touches.
 
 use crate::generation::ServerGenerator;
 pub use format::Format;

@@ -9,8 +9,8 @@
 
 use super::format::Format;
 use crate::formats::distributed_id::DistributedId;
-use crate::plumbing::c_function::sql_file;
-use crate::plumbing::errors::{raise, OrRaise};
+use crate::plumbing::backend::errors::{raise, OrRaise};
+use crate::plumbing::fmgr::c_function::sql_file;
 use crate::plumbing::settings::{self, preloaded, Definition, Rejection, TextSetting};
 use flake_core::public_id::PublicIdKey;
 use flake_core::{Error, ErrorKind};
@@ -35,7 +35,7 @@ pub static FORMAT: Format = Format {
 fn init() {
     define_settings();
     // The key's value never reaches the server log either.
-    crate::plumbing::log_secret::hide_from_log("pg_flake.public_id_key");
+    crate::plumbing::settings::log_secret::hide_from_log("pg_flake.public_id_key");
 }
 
 // --- the key setting -----------------------------------------------------------------

@@ -6,14 +6,14 @@ use super::format::Format;
 use crate::generation::Generator;
 use crate::node::format_setting::format_node_setting;
 use crate::node::{Identity, NodeField, Source};
-use crate::plumbing::c_function::{c_function, sql_file, Call};
-use crate::plumbing::derived::Derived;
-use crate::plumbing::errors::OrRaise;
-use crate::plumbing::native_type::{native_type, FromBinary};
-use crate::plumbing::numeric::{integer_of, numeric_of};
-use crate::plumbing::record::{column, out_record};
+use crate::plumbing::backend::errors::OrRaise;
+use crate::plumbing::fmgr::c_function::{c_function, sql_file, Call};
+use crate::plumbing::fmgr::native_type::{native_type, FromBinary};
+use crate::plumbing::fmgr::numeric::{integer_of, numeric_of};
+use crate::plumbing::fmgr::record::{column, out_record};
+use crate::plumbing::fmgr::timestamptz;
+use crate::plumbing::settings::derived::Derived;
 use crate::plumbing::settings::{self, Definition, Rejection, TextSetting};
-use crate::plumbing::time;
 use flake_core::siq::{self as siq_core, Kind, SiqGenerator};
 use flake_core::FlakeId;
 use pgrx::guc::{GucContext, GucFlags, GucSetting};
@@ -160,7 +160,7 @@ impl TextSetting for DomainSetting {
         let text = std::str::from_utf8(text).unwrap_or("");
         let hash = siq_core::domain_hash(text).unwrap_or(0);
         SIQ_DOMAIN_HASH.store(hash, Ordering::Relaxed);
-        crate::plumbing::derived::identity_changed();
+        crate::plumbing::settings::derived::identity_changed();
     }
 }
 
@@ -189,7 +189,7 @@ fn kind_named(name: &str) -> Kind {
 }
 
 fn ticks_at(time: TimestampWithTimeZone) -> i64 {
-    let micros = time::unix_micros(time, NAME, siq_core::TIME_RANGE);
+    let micros = timestamptz::unix_micros(time, NAME, siq_core::TIME_RANGE);
     siq_core::ticks_at(micros).or_raise() as i64
 }
 
@@ -266,14 +266,14 @@ c_function! {
     siq_timestamp_wrapper,
     |call| {
         let Siq(id) = call.value(0);
-        time::timestamp(id.unix_micros()).into_datum().unwrap_or(pg_sys::Datum::from(0usize))
+        timestamptz::timestamp(id.unix_micros()).into_datum().unwrap_or(pg_sys::Datum::from(0usize))
     }
 }
 
 #[doc(alias = "siq_from_time_wrapper")]
 #[pg_extern(sql = false)]
 fn siq_from_time(time: TimestampWithTimeZone) -> Siq {
-    let micros = time::unix_micros(time, NAME, siq_core::TIME_RANGE);
+    let micros = timestamptz::unix_micros(time, NAME, siq_core::TIME_RANGE);
     Siq(siq_core::Siq::from_time(micros).or_raise())
 }
 
@@ -318,7 +318,7 @@ c_function! {
             call,
             &[
                 column("ticks", id.ticks() as i64),
-                column("time", time::timestamp(id.unix_micros())),
+                column("time", timestamptz::timestamp(id.unix_micros())),
                 column("shard", id.shard() as i32),
                 column("domain_hash", id.domain_hash() as i64),
                 column("kind", id.kind().map(Kind::name)),

@@ -6,11 +6,11 @@ use super::format::Format;
 use crate::generation::Generator;
 use crate::node::format_setting::format_node_setting;
 use crate::node::NodeField;
-use crate::plumbing::c_function::{c_function, sql_file};
-use crate::plumbing::errors::OrRaise;
-use crate::plumbing::native_type::{native_type, FromBinary};
-use crate::plumbing::record::{column, out_record};
-use crate::plumbing::time;
+use crate::plumbing::backend::errors::OrRaise;
+use crate::plumbing::fmgr::c_function::{c_function, sql_file};
+use crate::plumbing::fmgr::native_type::{native_type, FromBinary};
+use crate::plumbing::fmgr::record::{column, out_record};
+use crate::plumbing::fmgr::timestamptz;
 use flake_core::error::field_in_range;
 use flake_core::sno::{self as sno_core, SnoGenerator};
 use flake_core::FlakeId;
@@ -76,7 +76,7 @@ fn field(name: &'static str, value: i32, max: i128) -> i128 {
 }
 
 fn unix_nanos(time: TimestampWithTimeZone) -> i128 {
-    time::unix_micros(time, NAME, sno_core::TIME_RANGE) as i128 * 1000
+    timestamptz::unix_micros(time, NAME, sno_core::TIME_RANGE) as i128 * 1000
 }
 
 c_function! {
@@ -95,7 +95,7 @@ c_function! {
     sno_timestamp_wrapper,
     |call| {
         let Sno(id) = call.value(0);
-        time::timestamp(id.unix_micros()).into_datum().unwrap_or(pg_sys::Datum::from(0usize))
+        timestamptz::timestamp(id.unix_micros()).into_datum().unwrap_or(pg_sys::Datum::from(0usize))
     }
 }
 
@@ -136,7 +136,7 @@ c_function! {
         out_record(
             call,
             &[
-                column("time", time::timestamp(id.unix_micros())),
+                column("time", timestamptz::timestamp(id.unix_micros())),
                 column("tick_tock", id.tick_tock()),
                 column("meta", id.meta() as i32),
                 column("partition", id.partition() as i32),

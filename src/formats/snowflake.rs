@@ -9,11 +9,11 @@ use super::format::Format;
 use crate::generation::Generator;
 use crate::node::format_setting::format_node_setting;
 use crate::node::NodeField;
-use crate::plumbing::c_function::{c_function, sql_file, Call};
-use crate::plumbing::errors::OrRaise;
-use crate::plumbing::record::{column, out_record};
+use crate::plumbing::backend::errors::OrRaise;
+use crate::plumbing::fmgr::c_function::{c_function, sql_file, Call};
+use crate::plumbing::fmgr::record::{column, out_record};
+use crate::plumbing::fmgr::timestamptz;
 use crate::plumbing::settings::{self, Definition, Rejection, TextSetting};
-use crate::plumbing::time;
 use flake_core::snowflake::{self as snowflake_core, check_epoch, SnowflakeGenerator};
 use pgrx::guc::{GucContext, GucFlags, GucSetting};
 use pgrx::prelude::*;
@@ -103,7 +103,7 @@ fn define_settings() {
 // --- functions -----------------------------------------------------------------
 
 fn unix_millis(time: TimestampWithTimeZone) -> i64 {
-    time::unix_micros(time, NAME, snowflake_core::TIME_RANGE).div_euclid(1000)
+    timestamptz::unix_micros(time, NAME, snowflake_core::TIME_RANGE).div_euclid(1000)
 }
 
 c_function! {
@@ -120,7 +120,7 @@ c_function! {
 #[pg_extern(sql = false)]
 fn snowflake_timestamp(snowflake: i64, epoch_ms: i64) -> TimestampWithTimeZone {
     let epoch = check_epoch(epoch_ms).or_raise();
-    time::timestamp(snowflake_core::timestamp(snowflake, epoch).or_raise())
+    timestamptz::timestamp(snowflake_core::timestamp(snowflake, epoch).or_raise())
 }
 
 #[doc(alias = "snowflake_timestamp_at_setting_wrapper")]
@@ -148,7 +148,7 @@ fn parts_record(call: Call<'_>, snowflake: i64, epoch_ms: i64) -> pg_sys::Datum 
     out_record(
         call,
         &[
-            column("time", time::timestamp(p.time)),
+            column("time", timestamptz::timestamp(p.time)),
             column("worker", p.worker as i32),
             column("process", p.process as i32),
             column("sequence", p.sequence as i32),

@@ -4,7 +4,7 @@
 //! `pg_flake_generator_state()` and `pg_flake_set_mark` find by format.
 
 use crate::marks::wal;
-use crate::plumbing::shared_memory::{self, SharedState};
+use crate::plumbing::shmem::{self, SharedState};
 use flake_core::generator::SequencerRow;
 use std::sync::OnceLock;
 
@@ -98,7 +98,7 @@ pub fn learn(format: &[u8], mark: u64, node: Option<u32>, kind: wal::Replayed) {
 /// server-wide state where the server has it (docs/operations.md "Shared mode").
 pub fn register(generators: impl Iterator<Item = &'static dyn ServerGenerator>) {
     let generators = GENERATORS.get_or_init(|| generators.collect());
-    shared_memory::register(generators.iter().map(|g| *g as &'static dyn SharedState));
+    shmem::register(generators.iter().map(|g| *g as &'static dyn SharedState));
 }
 
 /// `pg_flake_set_mark` of `format` (a coordination-based format), at the

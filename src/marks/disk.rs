@@ -138,7 +138,7 @@ pub(super) fn sync_directory(path: &str) {
 /// was written must never be relied on; crash recovery starts from what is
 /// durable.
 pub(super) fn fsync_failed(path: &str, error: io::Error) -> ! {
-    crate::plumbing::errors::panic(flake_core::Error::Refused {
+    crate::plumbing::backend::errors::panic(flake_core::Error::Refused {
         kind: flake_core::ErrorKind::IoError,
         message: format!("pg_flake: could not fsync file \"{path}\": {error}"),
         detail: None,

@@ -1,7 +1,7 @@
 //! A marks file that cannot be read or written, as the error a user sees.
 
 use super::list;
-use crate::plumbing::errors::{library_replaced_error, raise};
+use crate::plumbing::backend::errors::{library_replaced_error, raise};
 use flake_core::marks_file::Damage;
 use flake_core::{Error, ErrorKind};
 use std::io;

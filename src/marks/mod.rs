@@ -332,6 +332,19 @@ impl Marks {
         Ok(Some(recorded))
     }
 
+    /// Whether a per-backend generator of an earlier library took a slot of
+    /// this file in this server run: [`extend_shared`](Self::extend_shared)
+    /// then records nothing, and `pg_flake_set_mark` replaces nothing
+    /// (docs/operations.md "Versions").
+    pub fn earlier_library_generated(&self) -> io::Result<bool> {
+        let (pid, start) = run();
+        let same_run = {
+            let header = self.header.borrow();
+            header.run_pid == pid && header.run_start == start
+        };
+        Ok(same_run && self.slots_taken()?)
+    }
+
     /// Whether a per-backend generator took a slot in this run (each wrote
     /// its pid or its mark there).
     fn slots_taken(&self) -> io::Result<bool> {

@@ -67,7 +67,7 @@ fn run_ends() {
         return;
     }
     if let Err(e) = set(false) {
-        crate::plumbing::errors::internal(format!(
+        crate::plumbing::backend::errors::internal(format!(
             "pg_flake: could not remove \"{KNOWN}\": {e}; remove it by hand"
         ));
     }

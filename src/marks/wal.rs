@@ -149,7 +149,7 @@ fn log(info: u8, data: &[u8]) {
 /// looks, so a cancel, `statement_timeout` or terminate ends it at once
 /// through `CHECK_FOR_INTERRUPTS` (57014, or FATAL for terminate). Marks
 /// wait here, and so do lease grants and renewals before they answer
-/// (src/lease.rs, `pg_flake_lease_promise`).
+/// (src/leases.rs, `pg_flake_lease_promise`).
 pub fn wait_for_synchronous_standbys(lsn: pg_sys::XLogRecPtr) {
     let mut sleep_ms: std::ffi::c_long = 1;
     loop {
@@ -240,7 +240,7 @@ unsafe fn kind(record: *mut pg_sys::XLogReaderState) -> Replayed {
 unsafe extern "C-unwind" fn redo(record: *mut pg_sys::XLogReaderState) {
     // SAFETY: PostgreSQL replays one of our records.
     let Some((format, mark, node)) = parse(unsafe { main_data(record) }) else {
-        crate::plumbing::errors::internal("pg_flake: malformed mark record in the WAL");
+        crate::plumbing::backend::errors::internal("pg_flake: malformed mark record in the WAL");
     };
     if let Some(learn) = LEARN.get() {
         learn(format, mark, node, unsafe { kind(record) });

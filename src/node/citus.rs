@@ -2,8 +2,8 @@
 //! without linking to Citus (docs/operations.md "Several servers"): the
 //! node a server takes when `pg_flake.node` is unset.
 
-use crate::plumbing::derived;
-use crate::plumbing::errors::raise;
+use crate::plumbing::backend::errors::raise;
+use crate::plumbing::settings::derived;
 use flake_core::Error;
 use pgrx::prelude::*;
 use std::cell::Cell;
@@ -79,10 +79,19 @@ fn read_citus_node() -> CitusReading {
 
 /// This node's group id, and whether the coordinator knows other nodes.
 fn read_group() -> CitusNode {
-    let row = Spi::get_two::<i32, bool>(
-        "SELECT (SELECT groupid FROM pg_catalog.pg_dist_local_group LIMIT 1), \
-                EXISTS (SELECT FROM pg_catalog.pg_dist_node)",
-    );
+    const QUERY: &str = "SELECT (SELECT groupid FROM pg_catalog.pg_dist_local_group LIMIT 1), \
+                EXISTS (SELECT FROM pg_catalog.pg_dist_node)";
+    // Read-only (`select`): a worker's streaming standby reads its group
+    // too, to refuse with it (25006), and `Spi::get_two` would run the
+    // query read-write, assigning a transaction ID, which a server in
+    // recovery refuses with an internal error (as src/node/replication.rs
+    // says of `Spi::get_one`).
+    let row = Spi::connect(|client| {
+        client
+            .select(QUERY, Some(1), &[])?
+            .first()
+            .get_two::<i32, bool>()
+    });
     match row {
         Ok((Some(group), Some(has_nodes))) if group > 0 || has_nodes => {
             CitusNode::Member(group.max(0) as u32)

@@ -1,6 +1,8 @@
 //! Lineage nodes (docs/operations.md "Standbys and failover"): the nodes a data
 //! directory's WAL line has generated each coordination-based format with,
 //! so that a server in recovery never generates with its primary's node.
+//! Named as core/src/lineage.rs, whose rule this module applies where a
+//! server keeps the lineage (the marks file, the WAL, its own nodes' file).
 //!
 //! - A primary **announces** its node: before it issues the first ID of a
 //!   format with a node it has not announced (first
@@ -149,19 +151,22 @@ fn log_dropped(format: &str, added: Added) {
 /// once per run of the server: a node that is the file's most recent and
 /// reached the WAL in this run needs nothing more (the record was flushed,
 /// and confirmed by the synchronous standbys, before that was recorded).
+///
+/// The record is written while the marks file is locked: a
+/// `pg_flake_set_mark` replaces the file under that lock, so its set
+/// record comes after this one in the WAL, and replay (crash recovery, a
+/// standby) ends at the mark the operator set rather than raising it again
+/// to the one read here (issue 49, item 8; tests/servers/test_set_mark.py).
 pub fn announce(format: &str, node: u32) -> io::Result<()> {
     let run = crate::marks::run();
-    let global = {
-        let marks = Marks::lock_interruptible(format)?;
-        if marks.announced(node, run) {
-            return Ok(());
-        }
-        log_dropped(format, marks.add_node(node, &[])?);
-        marks.global()?
-    };
+    let marks = Marks::lock_interruptible(format)?;
+    if marks.announced(node, run) {
+        return Ok(());
+    }
+    log_dropped(format, marks.add_node(node, &[])?);
     if wal::registered() {
-        wal::log_mark(format, global, Some(node));
-        Marks::lock_interruptible(format)?.set_announced(node, run)?;
+        wal::log_mark(format, marks.global()?, Some(node));
+        marks.set_announced(node, run)?;
     }
     Ok(())
 }

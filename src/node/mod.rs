@@ -31,7 +31,7 @@ pub mod replication;
 mod setting;
 
 use crate::marks::wal;
-use crate::plumbing::derived::Derived;
+use crate::plumbing::settings::derived::Derived;
 use crate::plumbing::settings::FormatSetting;
 use citus::{citus_node, CitusNode};
 use flake_core::lease::{self as lease_core, LeaseFormat};
@@ -230,7 +230,7 @@ impl NodeField {
         // it writes a marks file, which the owning library's backends, an
         // older release among them, read in their own layout
         // (docs/operations.md "Versions").
-        crate::plumbing::shared_memory::attach_dynamic();
+        crate::plumbing::shmem::attach_dynamic();
         let done = if in_recovery {
             lineage::adopt(self.format, node)
         } else {

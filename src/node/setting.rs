@@ -3,7 +3,7 @@
 //! themselves (docs/operations.md "Several servers", docs/sql-reference.md
 //! "Leases").
 
-use crate::plumbing::derived;
+use crate::plumbing::settings::derived;
 use crate::plumbing::settings::{self, Definition, IntSetting, Rejection, TextSetting};
 use flake_core::lease::{LeaseFormat, LeaseRanges, NodeRange, LEASE_FORMATS};
 use pgrx::guc::{GucContext, GucFlags, GucSetting};

@@ -1,28 +1,23 @@
 //! The SQL plumbing every layer above stands on, and which knows no format,
-//! no generator and no node (docs/development.md "Layout and tests"): how a
-//! C function is declared and guarded, the native types' datums and support
-//! functions, errors and their SQLSTATEs, settings, shared memory, the clock
-//! a backend reads, and the few FFI shims pgrx does not give.
+//! no generator and no node (docs/development.md "Layout and tests"), in
+//! four rooms, one per concern:
+//! - [`fmgr`]: PostgreSQL's calling convention, the C functions declared on
+//!   it with their SQL, `_parts` records, the native types, and the
+//!   `numeric` and `timestamptz` values the formats' functions take;
+//! - [`shmem`]: shared memory, the DSM segments a backend finds it in
+//!   without preloading, and the spinlock;
+//! - [`settings`]: how a setting is defined and checked, what is derived
+//!   from settings, and a secret setting kept out of the log;
+//! - [`backend`]: errors and their SQLSTATEs, the unguarded C symbols, and
+//!   what a backend keeps for itself (state, clock, CSPRNG).
+//!
+//! Imports between the rooms run one way: `backend` and `settings` stand on
+//! none of the others, `fmgr` on `backend`, `shmem` on `backend` and
+//! `settings`.
 
-pub mod backend_local;
-pub mod c_function;
-pub mod clock;
-pub mod derived;
-#[cfg(named_dsm)]
-pub mod dsm_claim;
-pub mod errors;
-pub mod ffi;
+pub mod backend;
 pub mod fmgr;
-pub mod log_secret;
-pub mod native_type;
-pub mod numeric;
 #[cfg(any(test, feature = "pg_test"))]
 pub mod pg_test_support;
-#[cfg(not(named_dsm))]
-pub mod pinned_segment;
-pub mod random;
-pub mod record;
 pub mod settings;
-pub mod shared_memory;
-pub mod spinlock;
-pub mod time;
+pub mod shmem;

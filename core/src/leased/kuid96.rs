@@ -2,7 +2,9 @@
 
 use super::{misfit, Lease, LeasedFormat};
 use crate::error::Error;
-use crate::kuid::{check_interval, ErlangTime, Kuid96, KuidTimeline, KUID96_TIMELINE, SLOT_RULE};
+use crate::formats::kuid::{
+    check_interval, ErlangTime, Kuid96, KuidTimeline, KUID96_TIMELINE, SLOT_RULE,
+};
 use crate::slot::SequenceRange;
 
 #[derive(Debug, Clone, Copy)]

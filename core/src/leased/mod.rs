@@ -20,7 +20,8 @@
 //!
 //! The database-free part ([`LeasedGenerator`], generic over the four
 //! formats through [`LeasedFormat`]) is here; the `postgres::Client` part
-//! ([`client::Leased`]) is behind the feature `lease`.
+//! ([`client::Leased`]) is behind the feature `lease`. Each format's part is
+//! named as the format it leases (`core/src/formats/`): that format under a lease.
 
 use crate::clock::{Clock, PAUSE};
 use crate::error::Error;

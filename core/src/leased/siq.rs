@@ -3,7 +3,7 @@
 
 use super::{misfit, Lease, LeasedFormat};
 use crate::error::Error;
-use crate::siq::{domain_hash, ticks_to_micros, Kind, Siq, SiqTimeline};
+use crate::formats::siq::{domain_hash, ticks_to_micros, Kind, Siq, SiqTimeline};
 use crate::slot::SequenceRange;
 
 /// What the application chooses for its SIQ IDs.
@@ -44,7 +44,7 @@ impl LeasedFormat for SiqLease {
                 lease.lease_id, lease.node, lease.process
             )));
         };
-        // Unlike crate::siq::apply_node, node 0 also replaces the top byte:
+        // Unlike crate::formats::siq::apply_node, node 0 also replaces the top byte:
         // the node byte is the lease's unit, whatever its value.
         let hash = domain_hash(&options.domain)? & 0x00FF_FFFF | (node as u32) << 24;
         Ok(SiqLease {

@@ -2,8 +2,8 @@
 
 use super::{misfit, Lease, LeasedFormat};
 use crate::error::Error;
+use crate::formats::sno::{Sno, SnoTimeline, EPOCH_NANOS, SLOT_RULE, UNIT_NANOS};
 use crate::slot::SequenceRange;
-use crate::sno::{Sno, SnoTimeline, EPOCH_NANOS, SLOT_RULE, UNIT_NANOS};
 
 /// What the application chooses for its sno IDs.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

@@ -3,10 +3,10 @@
 
 use super::{misfit, Lease, LeasedFormat};
 use crate::error::Error;
-use crate::slot::SequenceRange;
-use crate::snowflake::{
+use crate::formats::snowflake::{
     check_epoch, from_parts, SnowflakeTimeline, MAX_PROCESS, MAX_WORKER, SLOT_RULE,
 };
+use crate::slot::SequenceRange;
 
 #[derive(Debug, Clone, Copy)]
 pub struct SnowflakeLease {

@@ -1,9 +1,9 @@
 //! The leased generator against a scripted monotonic clock: no database.
 
 use super::*;
-use crate::kuid::Kuid96;
-use crate::siq::{Kind, Siq};
-use crate::sno::Sno;
+use crate::formats::kuid::Kuid96;
+use crate::formats::siq::{Kind, Siq};
+use crate::formats::sno::Sno;
 
 /// A monotonic clock that moves only when slept on (or stepped by a test).
 #[derive(Debug, Default)]
@@ -37,7 +37,8 @@ fn lease(format: &str, node: i64, process: i32, ttl_s: i64) -> Lease {
         not_before: T0,
         expires: T0 + ttl_s * SEC,
         server_time: T0,
-        epoch_ms: (format == "snowflake").then_some(crate::snowflake::DEFAULT_EPOCH_MILLIS),
+        epoch_ms: (format == "snowflake")
+            .then_some(crate::formats::snowflake::DEFAULT_EPOCH_MILLIS),
         kuid_interval: (format == "kuid96").then_some(8),
     }
 }
@@ -72,7 +73,9 @@ fn sno_ids_carry_the_lease_and_a_time_in_the_window() {
 fn snowflake_ids_carry_worker_process_and_time() {
     let mut g = new::<SnowflakeLease>(lease("snowflake", 31, 30, 30), &());
     let id = g.generate().unwrap();
-    let parts = crate::snowflake::parts(id, crate::snowflake::DEFAULT_EPOCH_MILLIS).unwrap();
+    let parts =
+        crate::formats::snowflake::parts(id, crate::formats::snowflake::DEFAULT_EPOCH_MILLIS)
+            .unwrap();
     assert_eq!((parts.worker, parts.process, parts.sequence), (31, 30, 0));
     assert_eq!(parts.time, T0);
 }
@@ -102,7 +105,7 @@ fn siq_ids_carry_shard_and_node_byte() {
     };
     let mut g = new::<SiqLease>(lease("siq", 200, 9, 30), &options);
     let id: Siq = g.generate().unwrap();
-    let hash = crate::siq::domain_hash("example.com").unwrap();
+    let hash = crate::formats::siq::domain_hash("example.com").unwrap();
     assert_eq!(id.shard(), 9);
     assert_eq!(id.domain_hash(), 200 << 24 | hash & 0x00FF_FFFF);
     assert_eq!(id.kind(), Some(Kind::Event));
@@ -132,7 +135,9 @@ fn waits_for_a_not_before_in_the_future() {
     l.expires = l.not_before + 30 * SEC;
     let mut g = new::<SnowflakeLease>(l, &());
     let id = g.generate().unwrap();
-    let time = crate::snowflake::timestamp(id, crate::snowflake::DEFAULT_EPOCH_MILLIS).unwrap();
+    let time =
+        crate::formats::snowflake::timestamp(id, crate::formats::snowflake::DEFAULT_EPOCH_MILLIS)
+            .unwrap();
     // The first whole millisecond at or after not_before.
     assert_eq!(time, T0 + 5 * SEC + 1000);
     assert!(g.clock().source_mut().slept >= 5 * SEC * 1000);
@@ -142,13 +147,13 @@ fn waits_for_a_not_before_in_the_future() {
 #[test]
 fn a_used_up_unit_waits_for_the_next() {
     let mut g = new::<SnowflakeLease>(lease("snowflake", 1, 2, 30), &());
-    let epoch = crate::snowflake::DEFAULT_EPOCH_MILLIS;
+    let epoch = crate::formats::snowflake::DEFAULT_EPOCH_MILLIS;
     for seq in 0..4096 {
-        let p = crate::snowflake::parts(g.generate().unwrap(), epoch).unwrap();
+        let p = crate::formats::snowflake::parts(g.generate().unwrap(), epoch).unwrap();
         assert_eq!((p.time, p.sequence), (T0, seq));
     }
     assert_eq!(g.clock().source_mut().sleeps, 0);
-    let p = crate::snowflake::parts(g.generate().unwrap(), epoch).unwrap();
+    let p = crate::formats::snowflake::parts(g.generate().unwrap(), epoch).unwrap();
     assert_eq!((p.time, p.sequence), (T0 + 1000, 0));
     assert!(g.clock().source_mut().sleeps > 0);
 }
@@ -359,7 +364,13 @@ fn window_edges_inside_units() {
     edges::<SnowflakeLease>(
         "snowflake",
         &(),
-        |id| crate::snowflake::timestamp(*id, crate::snowflake::DEFAULT_EPOCH_MILLIS).unwrap(),
+        |id| {
+            crate::formats::snowflake::timestamp(
+                *id,
+                crate::formats::snowflake::DEFAULT_EPOCH_MILLIS,
+            )
+            .unwrap()
+        },
         1000,
     );
     edges::<Kuid96Lease>("kuid96", &(), |id| id.timestamp(8).unwrap(), 1024);

@@ -1,4 +1,4 @@
-//! DistributedId128 (docs/sql-reference.md, "distributed_id128"): the uuid text and
+//! DistributedId128 (docs/sql-reference.md, "distributed_id128 (on uuid)"): the uuid text and
 //! numeric decoders.
 //!
 //! | decoder | accepted form → canonical form | rejected |

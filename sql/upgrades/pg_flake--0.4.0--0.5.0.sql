@@ -1,0 +1,32 @@
+-- pg_flake 0.4.0 -> 0.5.0 (docs/operations.md "Versions", CHANGELOG.md). Every
+-- change of the SQL surface since 0.4.0, so that ALTER EXTENSION pg_flake
+-- UPDATE gives a database made at 0.4.0 (or at 0.1.0 to 0.3.0, updated
+-- through it) exactly the catalog of a fresh 0.5.0 (the regression test
+-- "upgrade" compares them). One section per change, each saying why.
+--
+-- Not run as it is written here: scripts/assemble-upgrade.py writes the
+-- script PostgreSQL runs, with each `-- @include FILE` line replaced by the
+-- live sql/<FILE> that the fresh install includes too (a function or view
+-- 0.4.0 has becomes CREATE OR REPLACE there, keeping its grants), so that no
+-- body is written twice (docs/development.md "SQL files").
+
+-- == Issue 49, items 1 to 5: the partition functions ==========================
+-- 0.4.0's ran with the extension's schema on their search_path, so that an
+-- overload planted there (public.quote_ident(name), public.left(name,
+-- integer), *(interval, integer)) ran with a superuser's rights during the
+-- documented retention call; cast bounds to a key type they never checked
+-- (a domain's check ran as the caller); took a kuid64 table's word for
+-- Snowflake IDs and dropped today's partitions; and added daily starts in
+-- the session's time zone. Now: search_path pg_catalog, pg_temp; the key's
+-- type, operator class and format checked before any bound is read; no
+-- function name made from text (the helpers pg_flake_partition_bound,
+-- pg_flake_partition_time, pg_flake_partition_sortkey); starts in UTC; and
+-- pg_flake_partitions, which lists what the other two read.
+-- @include partitions.sql
+
+-- == Issue 49: the lease functions, read by pgspot ============================
+-- The same behaviour; pg_flake_lease assigns the doubt it reads from the
+-- fence instead of SELECT … INTO a field of a row variable (which pgspot's
+-- parser cannot follow, so it checked nothing of that body), and a comment
+-- names a section that exists (docs/operations.md "Several servers").
+-- @include lease_functions.sql
