@@ -1,26 +1,45 @@
 #!/usr/bin/env bash
-# Checks the Go package (src/pgflake) with gofmt and go vet, tests it
-# against the reference vectors (go test, no server), then builds and runs
-# its recipe against PG_FLAKE_TEST_DSN. GOPATH mode with Debian's Go 1.19
-# and pgx v4 (golang-go, golang-github-jackc-pgx-v4-dev, in
-# /usr/share/gocode): no module proxy, nothing is downloaded. One package at
-# a time (-p 1); the build cache is .cache here unless GOCACHE says otherwise.
+# The Go module's checks (README.md): gofmt and go vet, the unit tests (the
+# reference vectors, the leased generators without a server, with -race;
+# the pgx codecs), then against PG_FLAKE_TEST_DSN the tests with a server
+# (pgxflake: leases with SQL decoding, goroutines, roles, writer processes
+# killed and paused; the documentation's examples) and the pgx/database/sql
+# recipe. Module mode with Debian 12's Go 1.19 and pgx v4:
+# vendor.sh links them into vendor/, GOPROXY=off, nothing is downloaded.
+# The build cache is clients/go/.cache unless GOCACHE says otherwise, so the
+# versions' runs (which may run side by side) compile pgx once and reuse the
+# unit tests' result.
 set -euo pipefail
 cd "$(dirname "$0")"
-export GO111MODULE=off GOPATH="$PWD:/usr/share/gocode" GOFLAGS= GOPROXY=off
+: "${PG_FLAKE_TEST_DSN:?set PG_FLAKE_TEST_DSN, e.g. host=127.0.0.1 port=PORT user=postgres dbname=flake_clients}"
+./vendor.sh
+export GOFLAGS=-mod=vendor GOPROXY=off GOTOOLCHAIN=local GO111MODULE=on
 export GOCACHE=${GOCACHE:-$PWD/.cache}
-unformatted=$(gofmt -l src)
-if [ -n "$unformatted" ]; then
-    echo "clients/go: not gofmt-formatted: $unformatted" >&2
-    exit 1
-fi
-go vet -p 1 pgflake/...
-go test -p 1 pgflake
-# A binary of this run's own: the versions' suites may run side by side.
-# Under PG_FLAKE_TMP as the tests' other files (TMPDIR, /tmp without it).
+# The tests' files (writer outputs) and binaries under PG_FLAKE_TMP, as the
+# other suites' (TMPDIR, /tmp without it).
 tmp=${PG_FLAKE_TMP:-${TMPDIR:-/tmp}}
 mkdir -p "$tmp"
 out=$(mktemp -d "$tmp/pgflake-go.XXXXXX")
 trap 'rm -rf "$out"' EXIT
-go build -p 1 -o "$out/pgflake-recipe" pgflake/cmd/pgflake-recipe
+export TMPDIR=$out GOTMPDIR=$out
+
+step() { printf '== clients/go: %s\n' "$*"; }
+unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './vendor/*'))
+if [ -n "$unformatted" ]; then
+    echo "clients/go: not gofmt-formatted: $unformatted" >&2
+    exit 1
+fi
+step "go vet"
+go vet ./...
+# Without a server (its tests skip): cached by go test between the
+# versions' runs of one checkout. The root package imports no pgx, so -race
+# rebuilds only the standard library's packages it needs.
+step "unit tests with -race (vectors, values, leased generators; no server)"
+env -u PG_FLAKE_TEST_DSN go test -race .
+step "pgx codecs (no server)"
+env -u PG_FLAKE_TEST_DSN go test ./pgxflake
+step "tests against the server (PG_FLAKE_TEST_DSN)"
+go test -count=1 -run '^TestServer' ./pgxflake
+step "recipe (pgx, database/sql, OIDs)"
+go build -o "$out/" ./cmd/...
 "$out/pgflake-recipe"

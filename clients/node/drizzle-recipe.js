@@ -1,7 +1,7 @@
 'use strict'
 // pg_flake from Drizzle ORM (node-postgres driver), as a test: every check
 // prints what it showed and the process exits non-zero if one fails. The
-// columns come from flake-drizzle.js; the table's DDL from drizzle-kit's API
+// columns come from the npm package (pg-flake/drizzle); the table's DDL from drizzle-kit's API
 // (offline: it needs no database). Drops and creates pg_flake (give it a
 // database of its own):
 //   PG_FLAKE_TEST_DSN='host=127.0.0.1 port=5432 user=postgres dbname=flake_clients' node drizzle-recipe.js
@@ -12,8 +12,8 @@ const { drizzle } = require('drizzle-orm/node-postgres')
 const { sql, eq, gte, lt, and, asc, desc, inArray, relations } = require('drizzle-orm')
 const { pgTable, text, integer, index } = require('drizzle-orm/pg-core')
 const { generateDrizzleJson, generateMigration } = require('drizzle-kit/api')
-const { FlakeId, Sno } = require('./flake-types')
-const { sno, siq, kuid96, distributedId, flaxid, generate, fromTime, timestampOf } = require('./flake-drizzle')
+const { FlakeId, Sno, Siq, DistributedId, FlaxId } = require('pg-flake')
+const { sno, siq, kuid96, distributedId, flaxid, generate, fromTime, timestampOf } = require('pg-flake/drizzle')
 const { testConfig, versionOf, EXAMPLES, checks } = require('./harness')
 
 const { check, summary } = checks()
@@ -70,27 +70,27 @@ async function main () {
     return `${ddl.length} statements, e.g. ${ddl[0].split('\n')[1].trim()}`
   })
 
-  await check('every native type round-trips: values in, FlakeId/Sno out', async () => {
+  await check('every native type round-trips: values in, values out', async () => {
     const e = EXAMPLES
     await db.insert(samples).values({
       n: 1,
-      sno: Sno.fromText(e.sno), // a value…
+      sno: Sno.parse(e.sno), // a value…
       siq: e.siq, // …or the canonical text
-      distributedId: new FlakeId('distributed_id', e.distributed_id),
+      distributedId: DistributedId.parse(e.distributed_id),
       flaxid: e.flaxid,
       kuid96: e.kuid96,
-      snos: [e.sno, Sno.fromText(e.sno)]
+      snos: [e.sno, Sno.parse(e.sno)]
     })
-    const [row] = await db.select().from(samples).where(eq(samples.sno, Sno.fromText(e.sno)))
+    const [row] = await db.select().from(samples).where(eq(samples.sno, Sno.parse(e.sno)))
     const names = { sno: 'sno', siq: 'siq', distributedId: 'distributed_id', flaxid: 'flaxid', kuid96: 'kuid96' }
     for (const [key, type] of Object.entries(names)) {
-      assert.ok(row[key] instanceof FlakeId, `${key} should be a FlakeId`)
-      assert.equal(row[key].type, type)
-      assert.equal(row[key].text, e[type])
+      assert.ok(row[key] instanceof FlakeId, `${key} should be a value`)
+      assert.equal(row[key].typeName, type)
+      assert.equal(String(row[key]), e[type])
     }
     assert.ok(row.sno instanceof Sno)
     assert.equal(row.sno.time.toISOString(), '2031-05-08T23:03:34.976Z')
-    assert.ok(row.snos.length === 2 && row.snos.every(id => id instanceof Sno && id.text === e.sno), 'sno[]')
+    assert.ok(row.snos.length === 2 && row.snos.every(id => id instanceof Sno && String(id) === e.sno), 'sno[]')
     // What the server stored is the value itself, not a text look-alike.
     const { rows: [stored] } = await pool.query(`SELECT pg_typeof(sno)::text AS t, sno = $1::sno AS same,
       pg_typeof(snos)::text AS ta FROM drizzle_samples`, [e.sno])
@@ -112,9 +112,9 @@ async function main () {
     assert.equal(made.length, 3)
     for (const row of made) {
       assert.ok(row.id instanceof Sno)
-      assert.ok(row.trace instanceof FlakeId && row.trace.type === 'siq')
+      assert.ok(row.trace instanceof Siq && row.trace.kind === 'event')
     }
-    assert.ok(made[0].id.text < made[1].id.text && made[1].id.text < made[2].id.text, 'made in order')
+    assert.ok(made[0].id.compareTo(made[1].id) < 0 && made[1].id.compareTo(made[2].id) < 0, 'made in order')
     const { rows: [def] } = await pool.query(`SELECT pg_get_expr(adbin, adrelid) AS d FROM pg_attrdef
       WHERE adrelid = 'drizzle_events'::regclass AND adnum = 1`)
     assert.equal(def.d, 'sno_generate()')
@@ -138,7 +138,7 @@ async function main () {
     assert.ok(recent.every(r => r.at instanceof Date && r.at.getTime() === r.id.time.getTime()), 'sno_timestamp = Sno.time')
     const later = await db.select().from(events).where(gte(events.id, fromTime('sno', to)))
     assert.equal(later.length, 0)
-    const some = await db.select().from(events).where(inArray(events.id, [made[0].id, made[2].id.text]))
+    const some = await db.select().from(events).where(inArray(events.id, [made[0].id, String(made[2].id)]))
     assert.equal(some.length, 2)
     return `desc: ${ordered.map(r => r.kind).join(' ')}; since ${from.toISOString()}: ${recent.length}`
   })
@@ -163,14 +163,14 @@ async function main () {
     await db.insert(tags).values([
       { eventId: made[0].id, name: 'web' },
       { eventId: made[0].id, name: 'eu' },
-      { eventId: made[2].id.text, name: 'api' }
+      { eventId: String(made[2].id), name: 'api' }
     ])
     const found = await db.query.events.findMany({ with: { tags: { orderBy: (t, { asc }) => [asc(t.name)] } }, orderBy: (e, { asc }) => [asc(e.id)] })
     assert.deepEqual(found.map(e => e.tags.map(t => t.name)), [['eu', 'web'], [], ['api']])
     for (const e of found) {
       assert.ok(e.id instanceof Sno)
       for (const t of e.tags) {
-        assert.ok(t.id instanceof FlakeId && t.id.type === 'flaxid')
+        assert.ok(t.id instanceof FlaxId)
         assert.ok(t.eventId instanceof Sno && t.eventId.equals(e.id))
       }
     }
@@ -183,7 +183,7 @@ async function main () {
   await check('update and delete by ID', async () => {
     const [updated] = await db.update(events).set({ kind: 'signed-up' }).where(eq(events.id, made[0].id)).returning()
     assert.ok(updated.id.equals(made[0].id))
-    const deleted = await db.delete(events).where(eq(events.id, made[2].id.text)).returning({ id: events.id })
+    const deleted = await db.delete(events).where(eq(events.id, String(made[2].id))).returning({ id: events.id })
     assert.equal(deleted.length, 1)
     const [{ count }] = await db.select({ count: sql`count(*)`.mapWith(Number) }).from(tags)
     assert.equal(count, 2, 'cascade')
@@ -193,7 +193,7 @@ async function main () {
   await check('bad input: the server refuses it (22P02), a wrong type is refused in JS', async () => {
     await assert.rejects(db.select().from(events).where(eq(events.id, 'not-a-sno')),
       (err) => err.cause && err.cause.code === '22P02' && /sno/.test(err.cause.message))
-    assert.throws(() => db.select().from(events).where(eq(events.id, new FlakeId('flaxid', EXAMPLES.flaxid))).toSQL(),
+    assert.throws(() => db.select().from(events).where(eq(events.id, FlaxId.parse(EXAMPLES.flaxid))).toSQL(),
       /a flaxid value given for a sno column/)
     return '22P02 for bad text; a flaxid value for a sno column: TypeError'
   })

@@ -12,7 +12,8 @@ const path = require('node:path')
 const { execFileSync } = require('node:child_process')
 const { PrismaClient, Prisma } = require('@prisma/client')
 const { PrismaPg } = require('@prisma/adapter-pg')
-const { Sno } = require('./flake-types')
+const { Sno } = require('pg-flake')
+const { flakeResults } = require('pg-flake/prisma')
 const { testConfig, versionOf, EXAMPLES, checks } = require('./harness')
 
 const { check, summary } = checks()
@@ -37,14 +38,9 @@ async function main () {
   const config = testConfig()
   const adapter = new PrismaPg({ ...config, max: 2 })
   // Values as the application sees them: a Sno (its time, its bytes) next
-  // to the canonical text that Prisma holds, from a result extension.
-  const prisma = new PrismaClient({ adapter }).$extends({
-    result: {
-      event: {
-        sno: { needs: { id: true }, compute: (event) => Sno.fromText(event.id) }
-      }
-    }
-  })
+  // to the canonical text that Prisma holds, from the package's result
+  // extension: event.idValue.
+  const prisma = new PrismaClient({ adapter }).$extends(flakeResults({ event: { id: 'sno' } }))
   console.log(`prisma ${versionOf('prisma')}, @prisma/client ${versionOf('@prisma/client')}, @prisma/adapter-pg ${versionOf('@prisma/adapter-pg')}, node ${process.version}`)
   await prisma.$executeRawUnsafe('SET client_min_messages = warning')
   await prisma.$executeRawUnsafe('CREATE EXTENSION IF NOT EXISTS pg_flake')
@@ -82,14 +78,14 @@ async function main () {
     for (const kind of ['signup', 'login', 'logout']) made.push(await prisma.event.create({ data: { kind } }))
     for (const event of made) {
       assert.equal(typeof event.id, 'string')
-      assert.ok(event.sno instanceof Sno && event.sno.text === event.id)
+      assert.ok(event.idValue instanceof Sno && String(event.idValue) === event.id)
       assert.ok(!('traceId' in event), 'an Unsupported field is not in the results')
     }
     assert.ok(made[0].id < made[1].id && made[1].id < made[2].id, 'made in order')
     const many = await prisma.event.createManyAndReturn({ data: [{ kind: 'a' }, { kind: 'b' }] })
     assert.equal(many.length, 2)
     await prisma.event.deleteMany({ where: { id: { in: many.map(e => e.id) } } })
-    return made.map(e => `${e.id} (${e.sno.time.toISOString()})`).join(', ')
+    return made.map(e => `${e.id} (${e.idValue.time.toISOString()})`).join(', ')
   })
 
   await check('orderBy, equality, in, ranges and cursors compare as sno', async () => {
@@ -107,7 +103,7 @@ async function main () {
   })
 
   await check('ranges by time: $queryRaw with casts (and the bound as a filter)', async () => {
-    const from = new Date(made[0].sno.time.getTime())
+    const from = new Date(made[0].idValue.time.getTime())
     /** @type {{ id: string, at: Date, trace: string }[]} */
     const rows = await prisma.$queryRaw`
       SELECT id::text AS id, sno_timestamp(id) AS at, trace_id::text AS trace
@@ -115,7 +111,7 @@ async function main () {
        WHERE id >= sno_from_time(${from.toISOString()}::timestamptz)
        ORDER BY id`
     assert.deepEqual(rows.map(r => r.id), made.map(e => e.id))
-    assert.ok(rows.every(r => r.at instanceof Date && r.at.getTime() === Sno.fromText(r.id).time.getTime()))
+    assert.ok(rows.every(r => r.at instanceof Date && r.at.getTime() === Sno.parse(r.id).time.getTime()))
     // The smallest sno at an instant, as text, used in a Prisma filter.
     const [{ bound }] = await prisma.$queryRaw`SELECT sno_from_time(${from.toISOString()}::timestamptz)::text AS bound`
     const since = await prisma.event.findMany({ where: { id: { gte: bound } } })
@@ -153,7 +149,7 @@ async function main () {
     assert.deepEqual(fk, { t: 'sno', idt: 'flaxid' })
     const found = await prisma.tag.findMany({ where: { event: { id: event.id } }, include: { event: true } })
     assert.equal(found.length, 2)
-    assert.ok(found.every(t => t.event.sno instanceof Sno))
+    assert.ok(found.every(t => t.event.idValue instanceof Sno))
     await prisma.event.delete({ where: { id: event.id } })
     assert.equal(await prisma.tag.count(), 0)
     return `${event.id}: ${event.tags.map(t => `${t.name}=${t.id}`).join(' ')}`
@@ -194,7 +190,7 @@ async function main () {
       const [r] = await tokyo.$queryRaw`SELECT ${t}::timestamptz = ${t.toISOString()}::timestamptz AS same,
         sno_from_time(${t.toISOString()}::timestamptz)::text AS iso, sno_from_time(${t}::timestamptz)::text AS date`
       assert.equal(r.same, false)
-      assert.equal(Sno.fromText(r.iso).time.toISOString(), t.toISOString())
+      assert.equal(Sno.parse(r.iso).time.toISOString(), t.toISOString())
       return `TimeZone=Asia/Tokyo: sno_from_time(Date) ${r.date}, sno_from_time(ISO text) ${r.iso}`
     } finally {
       await tokyo.$disconnect()
@@ -210,7 +206,7 @@ async function main () {
     await createTables(prisma)
     const event = await prisma.event.create({ data: { kind: 'again' } })
     const back = await prisma.event.findUnique({ where: { id: event.id } })
-    assert.equal(back.sno.text, event.id)
+    assert.equal(String(back.idValue), event.id)
     return `sno OID ${before} -> ${after}; same client, ${event.id}`
   })
 

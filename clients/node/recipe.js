@@ -1,12 +1,14 @@
 'use strict'
-// pg_flake from node-postgres, as a test: every check prints what it showed
-// and the process exits non-zero if one fails. Run against a database where
-// pg_flake may be dropped and created again (it does both):
+// pg_flake from node-postgres with the npm package pg-flake (its values and
+// its type parsers, pg-flake/pg), as a test: every check prints what it
+// showed and the process exits non-zero if one fails. Run against a database
+// where pg_flake may be dropped and created again (it does both):
 //   PG_FLAKE_TEST_DSN='host=127.0.0.1 port=5432 user=postgres dbname=flake_clients' node recipe.js
 
 const assert = require('node:assert/strict')
 const pg = require('pg')
-const { FlakeId, Sno, FlakeTypes, BinaryResultCorrupted } = require('./flake-types')
+const { FlakeError, FlakeId, Sno, Siq } = require('pg-flake')
+const { registerTypes, BinaryResultCorrupted } = require('pg-flake/pg')
 
 const { testConfig, EXAMPLES, checks } = require('./harness')
 
@@ -14,19 +16,20 @@ const { check, summary } = checks()
 
 async function main () {
   const config = testConfig()
-  const types = new FlakeTypes()
-  const client = new pg.Client({ ...config, types })
+  const client = new pg.Client(config)
   await client.connect()
+  let types
   console.log(`node-postgres ${require('pg/package.json').version}, node ${process.version}`)
   await client.query('CREATE EXTENSION IF NOT EXISTS pg_flake')
   await client.query('DROP TABLE IF EXISTS node_recipe')
 
-  await check('OIDs looked up at connect time', async () => {
-    const oids = await types.refresh(client)
+  await check('registerTypes: OIDs looked up by name, parsers registered in one call', async () => {
+    types = await registerTypes(client)
+    const oids = types.oids
     return Object.entries(oids).map(([t, o]) => `${t}=${o}`).join(' ')
   })
 
-  await check('text round trip: parameters as text with casts, results as FlakeId', async () => {
+  await check('text round trip: parameters as text with casts, results as values', async () => {
     await client.query(`CREATE TABLE node_recipe (
       sno sno, siq siq, distributed_id distributed_id, flaxid flaxid, kuid96 kuid96)`)
     const e = EXAMPLES
@@ -35,15 +38,15 @@ async function main () {
       [e.sno, e.siq, e.distributed_id, e.flaxid, e.kuid96])
     const { rows: [row] } = await client.query('SELECT * FROM node_recipe WHERE sno = $1::sno', [e.sno])
     for (const [type, text] of Object.entries(e)) {
-      assert.ok(row[type] instanceof FlakeId, `${type} should come back as a FlakeId`)
-      assert.equal(row[type].type, type)
-      assert.equal(row[type].text, text)
+      assert.ok(row[type] instanceof FlakeId, `${type} should come back as a value`)
+      assert.equal(row[type].typeName, type)
+      assert.equal(String(row[type]), text)
     }
     assert.ok(row.sno instanceof Sno)
     return Object.values(row).map(String).join(' ')
   })
 
-  await check('a FlakeId as a parameter is its text', async () => {
+  await check('a value as a parameter is its text', async () => {
     const { rows: [row] } = await client.query('SELECT * FROM node_recipe')
     const { rows: [again] } = await client.query(
       'SELECT $1::siq = siq AS same, $2::kuid96 AS k FROM node_recipe', [row.siq, row.kuid96])
@@ -58,8 +61,8 @@ async function main () {
       FROM generate_series(1, 3) RETURNING *`)
     assert.equal(rows.length, 3)
     for (const row of rows) for (const type of Object.keys(EXAMPLES)) assert.ok(row[type] instanceof FlakeId)
-    assert.ok(rows[0].sno.text < rows[1].sno.text && rows[1].sno.text < rows[2].sno.text, 'sno increase')
-    return rows.map(r => r.sno.text).join(' ')
+    assert.ok(rows[0].sno.compareTo(rows[1].sno) < 0 && rows[1].sno.compareTo(rows[2].sno) < 0, 'sno increase')
+    return rows.map(r => String(r.sno)).join(' ')
   })
 
   await check('decoding in SQL: sno_timestamp and sno_parts', async () => {
@@ -67,24 +70,26 @@ async function main () {
       'SELECT sno_timestamp($1::sno) AS ts, (sno_parts($1::sno)).*', [EXAMPLES.sno])
     assert.equal(p.ts.toISOString(), '2031-05-08T23:03:34.976Z')
     assert.deepEqual([p.meta, p.partition, p.sequence, p.tick_tock], [255, 39434, 4147, false])
-    assert.equal(Sno.fromText(EXAMPLES.sno).time.toISOString(), p.ts.toISOString())
+    const sno = Sno.parse(EXAMPLES.sno)
+    assert.equal(sno.time.toISOString(), p.ts.toISOString())
+    assert.deepEqual([sno.meta, sno.partition, sno.sequence, sno.tickTock], [255, 39434, 4147, false])
     return `${p.ts.toISOString()} meta=${p.meta} partition=${p.partition} sequence=${p.sequence}`
   })
 
   await check('arrays of pg_flake types parse element by element', async () => {
     const { rows: [{ ids }] } = await client.query('SELECT array_agg(flaxid ORDER BY flaxid) AS ids FROM node_recipe')
     assert.equal(ids.length, 4)
-    assert.ok(ids.every(id => id instanceof FlakeId && id.type === 'flaxid'))
+    assert.ok(ids.every(id => id instanceof FlakeId && id.typeName === 'flaxid'))
     return `flaxid[] of ${ids.length}`
   })
 
-  await check('sno codec in JS agrees with the server (text <-> bytes, order)', async () => {
+  await check('the package\'s sno codec agrees with the server (text <-> bytes, order)', async () => {
     const { rows } = await client.query(`SELECT id::text AS text, id::bytea AS bytes FROM (
       SELECT $1::sno AS id UNION ALL SELECT sno_generate(m) FROM generate_series(0, 255) m) s ORDER BY id`,
     [EXAMPLES.sno])
     for (const { text, bytes } of rows) {
-      assert.deepEqual(Sno.fromText(text).bytes, bytes)
-      assert.equal(Sno.fromBytes(bytes).text, text)
+      assert.ok(Buffer.from(Sno.parse(text).toBytes()).equals(bytes))
+      assert.equal(String(Sno.fromBytes(bytes)), text)
     }
     const texts = rows.map(r => r.text)
     assert.deepEqual([...texts].sort(), texts, 'text order is byte order')
@@ -96,7 +101,7 @@ async function main () {
     for (const [type, text] of Object.entries(EXAMPLES)) {
       const { rows: [{ bytes }] } = await client.query(`SELECT $1::${type}::bytea AS bytes`, [text])
       const { rows: [{ id }] } = await client.query(`SELECT $1::${type} AS id`, [bytes])
-      assert.equal(id.text, text)
+      assert.equal(String(id), text)
       shown.push(`${type} ${bytes.length} bytes`)
     }
     return shown.join(', ')
@@ -107,8 +112,8 @@ async function main () {
       (err) => err.code === '22P02' && /sno/.test(err.message))
     await assert.rejects(client.query('SELECT $1::sno', [Buffer.alloc(9)]),
       (err) => err.code === '22P03' && /sno/.test(err.message))
-    assert.throws(() => Sno.fromText('BRPK4Q72XWF2M63L'), TypeError)
-    return '22P02 for bad text, 22P03 for 9 bytes'
+    assert.throws(() => Sno.parse('BRPK4Q72XWF2M63L'), (err) => err instanceof FlakeError && err.sqlstate === '22P02')
+    return '22P02 for bad text, 22P03 for 9 bytes (the server), 22P02 (the package)'
   })
 
   await check('binary: true is lossy in node-postgres 8.23 (brianc/node-postgres#3495)', async () => {
@@ -131,19 +136,16 @@ async function main () {
     })
     assert.deepEqual(result.fields.map(f => f.format), ['binary', 'binary'])
     const { sno, siq } = result.rows[0]
-    assert.ok(sno instanceof Sno)
-    assert.equal(sno.text, Sno.fromBytes(Buffer.from('A'.repeat(10))).text)
-    // No siq codec in JS: the value holds its bytes, and goes back as them.
-    assert.equal(siq.text, null)
-    const { rows: [{ text }] } = await client.query('SELECT $1::siq::text AS text', [siq])
-    const { rows: [{ same }] } = await client.query('SELECT $1::siq = $2::bytea::siq AS same', [text, Buffer.from('A'.repeat(14))])
-    assert.equal(same, true)
+    assert.ok(sno instanceof Sno && siq instanceof Siq)
+    assert.ok(sno.equals(Sno.fromBytes(Buffer.from('A'.repeat(10)))))
+    const { rows: [{ text }] } = await client.query('SELECT $1::bytea::siq::text AS text', [Buffer.from('A'.repeat(14))])
+    assert.equal(String(siq), text)
     await assert.rejects(client.query({ text: 'SELECT $1::sno AS id', values: [EXAMPLES.sno], binary: true }),
       BinaryResultCorrupted)
-    return `UTF-8-safe bytes -> sno ${sno.text}, siq ${text}; ${EXAMPLES.sno} -> BinaryResultCorrupted`
+    return `UTF-8-safe bytes -> sno ${sno}, siq ${siq}; ${EXAMPLES.sno} -> BinaryResultCorrupted`
   })
 
-  await check('after DROP/CREATE EXTENSION: stale OIDs, then refresh()', async () => {
+  await check('after DROP/CREATE EXTENSION: stale OIDs, then types.refresh()', async () => {
     const before = types.oids.sno
     await client.query('DROP TABLE node_recipe')
     const other = new pg.Client(config)
@@ -155,15 +157,16 @@ async function main () {
     // the new types just miss their parsers and arrive as plain strings.
     const stale = (await client.query('SELECT $1::sno AS id', [EXAMPLES.sno])).rows[0].id
     assert.equal(typeof stale, 'string')
-    const oids = await types.refresh(client)
+    const oids = await types.refresh()
     assert.notEqual(oids.sno, before)
     const fresh = (await client.query('SELECT $1::sno AS id', [EXAMPLES.sno])).rows[0].id
     assert.ok(fresh instanceof Sno)
     return `sno ${before} -> ${oids.sno}; before refresh a string, after it a Sno`
   })
 
-  await check('a Pool shares one FlakeTypes', async () => {
-    const pool = new pg.Pool({ ...config, types, max: 2 })
+  await check('registerTypes(pool): every client of a Pool', async () => {
+    const pool = new pg.Pool({ ...config, max: 2 })
+    await registerTypes(pool)
     const ids = await Promise.all([1, 2, 3].map(() =>
       pool.query('SELECT sno_generate() AS id').then(r => r.rows[0].id)))
     await pool.end()

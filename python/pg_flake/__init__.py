@@ -2,10 +2,11 @@
 
 One class per native SQL type (``Sno``, ``Siq``, ``DistributedId``,
 ``FlaxId``, ``Kuid96``), functions for the ``bigint`` formats (kuid64,
-Snowflake), and integrations in ``pg_flake.psycopg``, ``pg_flake.psycopg2``,
-``pg_flake.asyncpg``, ``pg_flake.sqlalchemy`` and ``pg_flake.django``. Every
-value is byte-exact with the extension: ``bytes(x)`` is what PostgreSQL stores
-and sends in binary, ``str(x)`` its canonical text.
+Snowflake) and for DistributedId128 on ``uuid``, and integrations in
+``pg_flake.psycopg``, ``pg_flake.psycopg2``, ``pg_flake.asyncpg``,
+``pg_flake.sqlalchemy`` and ``pg_flake.django``. Every value is byte-exact
+with the extension: ``bytes(x)`` is what PostgreSQL stores and sends in
+binary, ``str(x)`` its canonical text.
 """
 
 from ._base import FlakeError, FlakeId
@@ -14,6 +15,14 @@ from .alphanumeric import decode_uuid as alphanumeric_decode_uuid
 from .alphanumeric import encode_bigint as alphanumeric_encode_bigint
 from .alphanumeric import encode_uuid as alphanumeric_encode_uuid
 from .distributed_id import DistributedId
+from .distributed_id128 import (
+    DistributedId128Parts,
+    distributed_id128_from_numeric,
+    distributed_id128_from_parts,
+    distributed_id128_from_time,
+    distributed_id128_parts,
+    distributed_id128_to_numeric,
+)
 from .flaxid import FlaxId
 from .kuid import (
     Kuid64Parts,
@@ -36,7 +45,7 @@ from .snowflake import (
     snowflake_parts,
 )
 
-__version__ = "0.2.0"
+__version__ = "0.5.0"
 
 #: The value class of each native SQL type, by type name.
 TYPES = {cls.TYPE_NAME: cls for cls in (Sno, Siq, DistributedId, FlaxId, Kuid96)}
@@ -45,6 +54,7 @@ __all__ = [
     "DISCORD_EPOCH_MS",
     "TYPES",
     "DistributedId",
+    "DistributedId128Parts",
     "FlakeError",
     "FlakeId",
     "FlaxId",
@@ -58,6 +68,11 @@ __all__ = [
     "alphanumeric_decode_uuid",
     "alphanumeric_encode_bigint",
     "alphanumeric_encode_uuid",
+    "distributed_id128_from_numeric",
+    "distributed_id128_from_parts",
+    "distributed_id128_from_time",
+    "distributed_id128_parts",
+    "distributed_id128_to_numeric",
     "kuid64_decode",
     "kuid64_encode",
     "kuid64_from_parts",

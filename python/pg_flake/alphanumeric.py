@@ -1,5 +1,5 @@
 """Architect.Identities' base62 text (docs/sql-reference.md, "Alphanumeric encoding";
-reference implementation ``core/src/alphanumeric.rs``): 8 bytes read as a
+reference implementation ``core/src/formats/alphanumeric.rs``): 8 bytes read as a
 big-endian unsigned integer become exactly 11 characters of ``0-9A-Za-z``.
 Decoding is strict: exact length, the alphabet only, each block below 2^64.
 """

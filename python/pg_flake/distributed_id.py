@@ -2,7 +2,7 @@
 ``id = ts · 2^48 + r`` with ``ts`` 45 bits of milliseconds since 1900-01-01
 UTC and ``r`` 48 random bits, stored in 12 bytes; valid values 0 … 10^28 − 1.
 Text: the plain decimal integer (docs/sql-reference.md, "distributed_id"; reference
-implementation ``core/src/distributed_id.rs``).
+implementation ``core/src/formats/distributed_id.rs``).
 """
 
 from __future__ import annotations

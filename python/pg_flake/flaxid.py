@@ -1,6 +1,6 @@
 """Flax ID (python-flax-id 1.1.0): 96 bits = 40 bits of milliseconds since
 2015-01-01 and 56 random bits. Text: 16 characters over ``-0-9A-Z_a-z``
-(docs/sql-reference.md, "flaxid"; reference implementation ``core/src/flaxid.rs``).
+(docs/sql-reference.md, "flaxid"; reference implementation ``core/src/formats/flaxid.rs``).
 """
 
 from __future__ import annotations

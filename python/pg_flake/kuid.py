@@ -4,7 +4,7 @@ the unit is 1024 µs) and a 14-bit sequence. kuid64 is a positive ``bigint``
 (plain functions here); kuid96 is the SQL type ``kuid96``, which carries a
 32-bit node inside B at a place given by the neighborhood interval I (5–10,
 not stored in the value; the extension's default is 8). docs/sql-reference.md, "k-ordered
-uid"; reference implementation ``core/src/kuid.rs``.
+uid"; reference implementation ``core/src/formats/kuid.rs``.
 """
 
 from __future__ import annotations

@@ -31,6 +31,12 @@ A :class:`LeasedGenerator` keeps that promise on the application side:
 The IDs are the package's values: :class:`~pg_flake.Sno`,
 :class:`~pg_flake.Siq`, :class:`~pg_flake.Kuid96`, and ``int`` for Snowflake,
 built with the classes' own ``from_parts``.
+
+The database needs the extension's 0.3.0 or later, where ``pg_flake_lease``,
+``pg_flake_renew`` and ``pg_flake_release`` came (docs/operations.md
+"Versions"); from 0.4.0 on a lease is its holder role's and a grant waits for
+the synchronous standbys. The package's own version (``pg_flake.__version__``)
+is the release it ships with, not that minimum.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 since 1970 (40 bits of seconds, 16 of fraction), an 8-bit shard, a 32-bit
 domain hash and 16 bits holding a kind suffix and a serial. Text: the
 reference's 29-character DID body with a CRC-32 (docs/sql-reference.md, "siq"; reference
-implementation ``core/src/siq.rs``).
+implementation ``core/src/formats/siq.rs``).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """sno (muyo/sno v1.2.1): 80 bits = 39 bits of 4 ms units since 2010-01-01
 and a tick-tock bit, a metabyte, a 16-bit partition and a 16-bit sequence.
 Text: 16 characters over ``23456789abcdefghijklmnopqrstuvwx`` (docs/sql-reference.md, "sno";
-reference implementation ``core/src/sno.rs``).
+reference implementation ``core/src/formats/sno.rs``).
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 ``ms << 22 | worker << 17 | process << 12 | sequence`` with ``ms`` the
 milliseconds since an epoch (Discord's 2015-01-01 by default). No SQL type of
 its own, so plain functions on ``int`` (docs/sql-reference.md, "Snowflake"; reference
-implementation ``core/src/snowflake.rs``).
+implementation ``core/src/formats/snowflake.rs``).
 """
 
 from __future__ import annotations
