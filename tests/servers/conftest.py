@@ -8,7 +8,8 @@ section at the end of the run.
 Suites with make targets of their own live in directories of this one
 (``clock/``: ``make test-clock``, ``load/``: ``make test-long``, ``citus/``:
 ``make test-citus``, ``upgrade/``: ``make test-upgrade``, ``nemesis/``:
-``make nemesis``, ``ecosystem/``: ``make test-ecosystem``); ``make
+``make nemesis``, ``ecosystem/``: ``make test-ecosystem``, ``managed/``:
+``make test-managed``); ``make
 test-servers`` runs the tests at this level and leaves them out
 (:data:`SUITES`).
 
@@ -44,7 +45,7 @@ DATA_ROOT = Path(
     os.environ.get("PG_FLAKE_SERVERS_DATA")
     or Path(os.environ.get("PG_FLAKE_TMP") or "/tmp") / "pgf-servers"
 )
-SUITES = ("clock", "load", "citus", "upgrade", "releases", "nemesis", "ecosystem")
+SUITES = ("clock", "load", "citus", "upgrade", "releases", "nemesis", "ecosystem", "managed")
 FIGURES: list[str] = []
 
 

@@ -29,6 +29,8 @@ FAKETIME_LIB = os.environ.get("FAKETIME_LIB", "/usr/lib/x86_64-linux-gnu/faketim
 VERSION = re.search(
     r'^version = "([^"]+)"', (Path(__file__).resolve().parents[2] / "Cargo.toml").read_text(), re.M
 ).group(1)
+# What the postmaster logs each time it accepts connections again (start, crash restart).
+READY = "database system is ready to accept connections"
 COMMON_CONF = [
     "listen_addresses = '127.0.0.1'",
     "max_connections = 100",
@@ -248,6 +250,21 @@ class Server:
         while time.time() < deadline and self.running():
             time.sleep(0.05)
         (self.data / "postmaster.pid").unlink(missing_ok=True)
+
+    def kill9_backend(self, pid: int, timeout: float = 60) -> None:
+        """SIGKILL to one backend: the postmaster ends every process, runs
+        crash recovery and sets shared memory up again. Returns once the
+        server is ready again, by its log: a connection that succeeds right
+        after the kill may come before the postmaster has noticed it, and
+        the next one then meets "the database system is in recovery mode"."""
+        ready = self.log().count(READY)
+        os.kill(pid, signal.SIGKILL)
+        deadline = time.time() + timeout
+        while self.log().count(READY) <= ready:
+            if time.time() > deadline:
+                raise TimeoutError(f"{self.name}: no crash restart {timeout} s after the kill")
+            time.sleep(0.1)
+        self.wait_for("SELECT true", timeout)
 
     def kill9_children(self) -> int:
         """SIGKILL to every child of the postmaster (backends, checkpointer,

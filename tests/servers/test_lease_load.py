@@ -32,7 +32,8 @@ TTL_MS = 2000
 FAKETIME_LIB = os.environ.get("FAKETIME_LIB", "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1")
 
 # format: (column type, the database's default, the lease node and process an
-# ID carries, its time)
+# ID carries, its time): the leasable formats; kuid64 has no node field and
+# takes no lease (core/src/lease.rs).
 FORMATS = {
     "sno": (
         "sno",

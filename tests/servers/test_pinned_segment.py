@@ -7,11 +7,6 @@ segment while the postmaster lives on) and a restart leave a record whose
 handle is stale, which is never used: the next backend makes a new
 segment, above every ID issued before."""
 
-import os
-import signal
-import time
-
-import psycopg
 import pytest
 
 RECORD = "pg_flake/pgsql_tmp_segment"
@@ -102,16 +97,7 @@ def test_a_crash_restart_and_a_restart_make_a_new_segment(server, pg_major, figu
     victim = server.connect("flake")
     pid = victim.info.backend_pid
     victim.execute("SELECT sno_generate()")
-    os.kill(pid, signal.SIGKILL)
-    deadline = time.time() + 60
-    while True:
-        try:
-            server.value("SELECT 1")
-            break
-        except psycopg.Error:
-            if time.time() > deadline:
-                raise
-            time.sleep(0.2)
+    server.kill9_backend(pid)
     before = highest(server)
     insert_above(server, before, 2)
     after_crash = record(server)

@@ -2,16 +2,22 @@
 "Restarts, crashes and the clock"): the lowered mark holds after crash
 recovery and on a standby (a set record in the WAL, replayed exactly), a
 standby that generates with a node of its own keeps its mark, a recorder in
-flight cannot carry the old generator's mark past the set, and without a
-shared generator lowering is refused while other sessions generate.
+flight cannot carry the old generator's mark past the set, nor can a
+primary announcing its node (issue 49, item 8).
 
 The scene of each: the clock ran 120 s ahead, so the marks ran ahead with
 it; the clock is put right and the operator lowers the mark to the present,
 having thrown the IDs of that time away (`pg_flake.max_clock_lag` is 300 s
 so that the ahead IDs can be made at all)."""
 
+import os
 import subprocess
+import threading
+import time
+from pathlib import Path
 
+from conftest import DATA_ROOT
+from harness import FAKETIME_LIB
 from test_standby import tell_preloaded
 
 LAG = "pg_flake.max_clock_lag = '300s'"
@@ -183,3 +189,72 @@ def test_lowering_waits_for_a_recorder_in_flight(servers):
     server.start()
     insert(server, 3)
     assert_above(server, 3, "2")
+
+
+def pause_shim() -> Path:
+    """``tests/servers/shims/pause_after_close.c`` built for the servers
+    (once per run, in DATA_ROOT, which the postgres user reaches)."""
+    source = Path(__file__).parent / "shims" / "pause_after_close.c"
+    DATA_ROOT.mkdir(parents=True, exist_ok=True)
+    built = DATA_ROOT / "pause_after_close.so"
+    if not built.exists() or built.stat().st_mtime < source.stat().st_mtime:
+        subprocess.run(
+            ["cc", "-shared", "-fPIC", "-O2", "-o", str(built), str(source), "-ldl"], check=True
+        )
+        os.chmod(built, 0o755)
+    return built
+
+
+def test_a_set_during_an_announcement_holds(servers):
+    """A primary announces its node once per run, in a mark record that
+    carries the mark as it read it. A ``pg_flake_set_mark`` that lowers the
+    mark while that record is on its way must come after it in the WAL:
+    before 0.5.0 the announcement read the high mark, let the marks file go,
+    and logged it after the set record, so crash recovery raised the
+    lowered mark again and the next IDs were 120 s ahead. The announcing
+    backend is paused (the shim) as it lets the marks file go, which it now
+    does after its mark record; the set runs meanwhile, then the server is
+    killed and restarted."""
+    pause_dir = DATA_ROOT / "pause"
+    pause_dir.mkdir(parents=True, exist_ok=True)
+    os.chmod(pause_dir, 0o777)
+    server = servers("primary").init(LAG, NO_CHECKPOINT)
+    server.env = {
+        "LD_PRELOAD": f"{pause_shim()} {FAKETIME_LIB}",
+        "PG_FLAKE_PAUSE_DIR": str(pause_dir),
+    }
+    server.set_clock(120)
+    server.start()
+    setup(server)
+    insert(server, 1)
+    server.sql("DELETE FROM t", dbname="flake")
+    # A new run (the clock put right): its first ID announces the node again.
+    server.stop()
+    server.set_clock(0)
+    server.start()
+    announcing = server.connect("flake")
+    pid = announcing.execute("SELECT pg_backend_pid()").fetchone()[0]
+    (pause_dir / f"pause-{pid}").touch()
+    announced = threading.Thread(
+        target=lambda: announcing.execute("INSERT INTO t (phase) VALUES (2)")
+    )
+    announced.start()
+    deadline = time.monotonic() + 30
+    while not (pause_dir / f"paused-{pid}").exists():
+        assert time.monotonic() < deadline, "the announcement never let the marks file go"
+        time.sleep(0.01)
+    setter = threading.Thread(
+        target=lambda: server.sql("SELECT pg_flake_set_mark('sno', now())", dbname="flake")
+    )
+    setter.start()
+    # Long enough for the set to finish if nothing holds it back.
+    setter.join(2)
+    (pause_dir / f"resume-{pid}").touch()
+    announced.join(30)
+    setter.join(30)
+    assert not announced.is_alive() and not setter.is_alive()
+    announcing.close()
+    server.kill9()
+    server.start()
+    insert(server, 3)
+    assert lead(server) < 30

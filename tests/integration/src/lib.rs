@@ -4,6 +4,8 @@
 use postgres::{Client, NoTls};
 use serde_json::Value;
 
+pub mod catalog;
+
 /// The vectors and their encodings, read as flake-core's tests read them.
 pub use flake_test_support::{as_i64, hex, vectors};
 

@@ -2,7 +2,7 @@
 -- node for every format, a format's own setting overrides it where set, a
 -- node wider than a format's field is an error naming the setting to use,
 -- and pg_flake_node() says which node each format uses and why. (On a
--- standby, and inside Citus: tests/integration/tests/node.rs and
+-- standby, and inside Citus: tests/servers/test_standby.py and
 -- tests/servers/citus/test_citus.py.)
 SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS pg_flake;

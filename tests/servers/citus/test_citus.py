@@ -1,7 +1,7 @@
-"""pg_flake in a Citus cluster (``make test-citus``), against an installed
-Citus (not part of ``make test``: CI has no Citus). It skips, with the
-notice "test-citus: skipped: Citus is not installed in <sharedir>", when
-citus.control is not in the PostgreSQL's extension directory.
+"""pg_flake in a Citus cluster (``make test-citus``), on the Citus that
+scripts/citus-build.sh builds from the vendored tarball (or any installed
+Citus); it skips, or fails where the tarball is there, as
+``citus_cluster.require_citus`` says.
 
 A coordinator and two workers, each with ``shared_preload_libraries =
 'citus,pg_flake'`` and no pg_flake setting at all: every server has the
@@ -47,91 +47,28 @@ from pathlib import Path
 
 import psycopg
 import pytest
+from citus_cluster import (
+    DB,
+    FORMATS,
+    NODE_FIELDS,
+    ORIGIN_DEFAULT,
+    RELEASE,
+    Cluster,
+    require_citus,
+    since,
+    start_server,
+)
 
-from harness import PG_BIN, Server, aligned, rows_of
+from harness import PG_BIN, Server, aligned
 
-
-def citus_sharedir() -> str:
-    return subprocess.run(
-        [str(PG_BIN / "pg_config"), "--sharedir"], check=True, capture_output=True, text=True
-    ).stdout.strip()
-
-
-SHAREDIR = citus_sharedir()
-if not (Path(SHAREDIR) / "extension" / "citus.control").is_file():
-    # One notice for the whole module (conftest.py makes the exit status 0).
-    pytest.skip(
-        f"test-citus: skipped: Citus is not installed in {SHAREDIR}", allow_module_level=True
-    )
+require_citus()
 
 ROWS = int(os.environ.get("CITUS_ROWS", "20000"))
 CLIENTS = int(os.environ.get("CITUS_CLIENTS", "4"))
 SECONDS_DIRECT = int(os.environ.get("CITUS_SECONDS", "8"))
 COPY_ROWS = 5000
-DB = "flake_citus"
-
-# name: (SQL type, generator): the coordination-based formats with a node
-# field. kuid64 has none and is checked apart: it must refuse to generate.
-FORMATS = {
-    "sno": ("sno", "sno_generate()"),
-    "siq": ("siq", "siq_generate('event')"),
-    "snowflake": ("bigint", "snowflake_generate()"),
-    "kuid96": ("kuid96", "kuid96_generate()"),
-}
 SERVERS = ("coordinator", "worker1", "worker2")
 WORKERS = ("worker1", "worker2")
-
-# Every server logs the SQLSTATE of each line (%e, the harness's
-# COMMON_CONF). No pg_flake setting. Eight shards per table (four per
-# worker) keep the test quick; Citus's connections between the nodes need
-# no TLS on loopback.
-CITUS_CONF = (
-    "shared_preload_libraries = 'citus,pg_flake'",
-    "citus.shard_count = 8",
-    "citus.node_conninfo = 'sslmode=disable'",
-)
-
-# One row, the node field of a new ID of each format.
-NODE_FIELDS = """SELECT sno_partition(sno_generate()) >> 8 AS sno,
-    siq_domain_hash(siq_generate('event')) >> 24 AS siq,
-    (snowflake_parts(snowflake_generate())).worker AS snowflake,
-    kuid96_node(kuid96_generate(), current_setting('pg_flake.kuid_interval')::int) AS kuid96"""
-
-# `origin`: the port of the server that evaluated the row's defaults.
-ORIGIN_DEFAULT = "DEFAULT current_setting('port')::int"
-
-
-def since(start: float) -> str:
-    return f"{time.monotonic() - start:.1f}"
-
-
-class Cluster:
-    """The three servers, by name, and queries on their test database (a
-    connection each, as psql would)."""
-
-    def __init__(self, servers: dict[str, Server]):
-        self.servers = servers
-
-    def port(self, name: str) -> int:
-        return self.servers[name].port
-
-    def sql(self, name: str, query: str, params=None):
-        return self.servers[name].sql(query, params, dbname=DB)
-
-    def value(self, name: str, query: str, params=None):
-        return self.servers[name].value(query, params, dbname=DB)
-
-    def coord(self, query: str, params=None):
-        return self.value("coordinator", query, params)
-
-    def table(self, name: str, query: str) -> list[str]:
-        with self.servers[name].connect(DB) as conn:
-            return rows_of(conn.execute(query))
-
-    def server_case(self, column: str) -> str:
-        """SQL naming the server whose port ``column`` holds."""
-        whens = " ".join(f"WHEN {self.port(s)} THEN '{s}'" for s in SERVERS)
-        return f"CASE {column} {whens} ELSE ({column})::text END"
 
 
 # --- the cluster ---------------------------------------------------------
@@ -143,6 +80,7 @@ class Joined:
 
     cluster: Cluster
     citus_version: str = ""
+    citus_release: str = ""
     postgres_version: str = ""
     groups_before: dict = field(default_factory=dict)
     pg_dist_node: list = field(default_factory=list)
@@ -153,15 +91,6 @@ class Joined:
     before_join: tuple = ()
     after_join: tuple = ()
     new_session: tuple = ()
-
-
-def start_server(make, name: str) -> Server:
-    """A fresh server with the test database and Citus."""
-    server = make(name).init(*CITUS_CONF, preload=False)
-    server.start()
-    server.sql(f"CREATE DATABASE {DB}")
-    server.sql("CREATE EXTENSION citus", dbname=DB)
-    return server
 
 
 def local_group(cluster: Cluster, name: str) -> int:
@@ -185,6 +114,7 @@ def joined(module_servers) -> Joined:
     cluster = Cluster({s: start_server(module_servers, s) for s in SERVERS})
     j = Joined(cluster)
     j.citus_version = cluster.coord("SELECT extversion FROM pg_extension WHERE extname = 'citus'")
+    j.citus_release = cluster.coord("SELECT citus_version()")
     j.postgres_version = cluster.coord("SELECT version()")
     j.groups_before = {s: local_group(cluster, s) for s in SERVERS}
     cluster.sql("worker2", "CREATE EXTENSION pg_flake")
@@ -214,6 +144,15 @@ def joined(module_servers) -> Joined:
 
 def fields(row) -> str:
     return " ".join(map(str, row))
+
+
+def test_the_citus_release_built(joined, figures):
+    """With the vendored tarball, the servers run the release
+    scripts/citus-build.sh built (13.2.2 on 15, 14.0.1 on 16-18)."""
+    figures(f"citus_version(): {joined.citus_release}")
+    if not RELEASE:
+        pytest.skip("no PG_FLAKE_CITUS_RELEASE: an installed Citus of any release")
+    assert joined.citus_release.startswith(f"Citus {RELEASE} "), joined.citus_release
 
 
 def test_the_servers_get_distinct_citus_groups(joined, figures):

@@ -2,7 +2,7 @@
 and (on another fresh server) 2 h then forward again: no statement waits
 longer than a unit (plus a margin for the machine, STEP_MARGIN_MS), no
 duplicate, every session's IDs increase (sno: one tick-tock flip), 2 h:
-55000 except for sno (docs/guarantees.md "Ordering", docs/formats/sno.md);
+55000 except for sno (docs/guarantees.md "Guarantees", its ordering; docs/formats/sno.md);
 pg_flake_stats saw the step and counted every refusal the sessions got
 (docs/sql-reference.md "Statistics").
 Both modes, every coordination-based format. ``-k step`` runs this part
@@ -270,7 +270,7 @@ def check_rows(server, offset, marks) -> None:
     assert holds("SELECT bool_and(not_increasing = 0) FROM step WHERE format <> 'sno'"), (
         "every session's IDs strictly increase, except sno"
     )
-    # sno (docs/guarantees.md "Ordering", docs/formats/sno.md): the first
+    # sno (docs/guarantees.md "Guarantees", its ordering; docs/formats/sno.md): the first
     # regression flips the tick-tock bit and continues at once at the
     # earlier time, so each session's IDs descend once, at the step, to IDs
     # with the bit set; unique, increasing again from there.

@@ -1,6 +1,7 @@
 """The nemesis's lease holders: application processes that make their own
-IDs under leases (``core/examples/lease_writer.rs`` and
-``tests/servers/lease_writer.py``, as ``test_lease_load.py`` launches them),
+IDs under leases (``core/examples/lease_writer.rs``,
+``tests/servers/lease_writer.py`` as ``test_lease_load.py`` launches them, and
+``tests/servers/lease_writer.mjs`` over the npm package),
 insert them into the primary's ``h_<format>`` tables and write each to an
 ``--ids`` file first, which the checker reads.
 
@@ -30,10 +31,39 @@ from harness import FAKETIME_LIB
 REPO = Path(__file__).resolve().parents[3]
 TTL_MS = 2000
 LEASE_WRITER_PY = REPO / "tests" / "servers" / "lease_writer.py"
+LEASE_WRITER_TS = REPO / "tests" / "servers" / "lease_writer.mjs"
+_typescript_built = False
+
+
+def build_typescript() -> None:
+    """The npm package the TypeScript holders use, built once (quick when it is)."""
+    global _typescript_built
+    if not _typescript_built:
+        subprocess.run(
+            [str(REPO / "scripts" / "build-typescript.sh")], check=True, stdout=subprocess.DEVNULL
+        )
+        _typescript_built = True
+
+
+GO_BUILD = REPO / "clients" / "go" / "build.sh"
+
+
+def go_writer(_built: list = []) -> str:  # noqa: B006 (built once per run)
+    """The Go holder (clients/go/cmd/pgflake-lease-writer), built on first use."""
+    if not _built:
+        out = subprocess.run(
+            [str(GO_BUILD), "pgflake-lease-writer"], check=True, capture_output=True, text=True
+        )
+        _built.append(out.stdout.strip())
+    return _built[0]
+
+
+# The Java holder (clients/java/src/test/java/io/github/pgflake/tools/LeaseWriter.java).
+LEASE_WRITER_JAVA = REPO / "clients" / "java" / "lease-writer.sh"
 
 
 class Holder:
-    """One holder: a kind (rust, python), a format, a role; ``oneshot``
+    """One holder: a kind (rust, python, typescript, go, java), a format, a role; ``oneshot``
     holders (an intruder's) are not started again."""
 
     def __init__(self, world, name: str, kind: str, fmt: str, role: str, extra=(), oneshot=False):
@@ -54,6 +84,10 @@ class Holder:
         self.set_clock(0.0)
         self.exits: Counter = Counter()
         self.done = False
+        if kind == "java":
+            # The jar, once, before the run starts (cached: clients/java/build.sh).
+            build = REPO / "clients" / "java" / "build.sh"
+            subprocess.run([str(build)], check=True, stdout=subprocess.DEVNULL)
 
     @property
     def label(self) -> str:
@@ -89,6 +123,21 @@ class Holder:
             # does not), as when a machine's clock is set.
             env["FAKETIME_DONT_FAKE_MONOTONIC"] = "1"
             return [str(world.rust_writer), *args], env
+        if self.kind == "typescript":
+            # Node's performance.now() and timers use CLOCK_MONOTONIC: only the
+            # real-time clock steps, as for the Rust holders.
+            env["FAKETIME_DONT_FAKE_MONOTONIC"] = "1"
+            build_typescript()
+            return ["node", str(LEASE_WRITER_TS), *args], env
+        if self.kind == "go":
+            # Go reads its clocks from the vDSO, not through libc, so
+            # libfaketime moves neither: clock_holder changes nothing for a
+            # Go holder, whose generator reads no wall clock anyway.
+            return [go_writer(), *args], env
+        if self.kind == "java":
+            # As the Python holders: with FAKETIME_DONT_FAKE_MONOTONIC, libfaketime 0.9.10
+            # breaks the JVM's timed waits (LockSupport.parkNanos returns at once).
+            return [str(LEASE_WRITER_JAVA), *args], env
         # libfaketime 0.9.10 with FAKETIME_DONT_FAKE_MONOTONIC makes Python's
         # time.sleep (an absolute CLOCK_MONOTONIC clock_nanosleep) fail with
         # EINVAL: the Python holders' monotonic clock steps with their

@@ -46,21 +46,27 @@ def register(cls: type[Op]) -> type[Op]:
     return cls
 
 
-def select(spec: str) -> dict[str, Op]:
-    """The operations of a run: the default ones, changed by ``spec``, a
+def select(spec: str, known: dict | None = None, defaults=None) -> dict[str, Op]:
+    """The operations of a run: the default ones (``defaults``: those
+    names, else every operation's own ``default``), changed by ``spec``, a
     comma-separated list of ``+name`` (add), ``-name`` (leave out), ``all``
-    (every one) and ``none``."""
-    chosen = {name for name, op in REGISTRY.items() if op.default}
+    (every one) and ``none``; ``known``: the operations there are (default
+    the registry's)."""
+    known = REGISTRY if known is None else known
+    if defaults is None:
+        chosen = {name for name, op in known.items() if op.default}
+    else:
+        chosen = set(defaults)
     for word in filter(None, (w.strip() for w in spec.split(","))):
         if word == "all":
-            chosen = set(REGISTRY)
+            chosen = set(known)
         elif word == "none":
             chosen = set()
-        elif word[0] in "+-" and word[1:] in REGISTRY:
+        elif word[0] in "+-" and word[1:] in known:
             (chosen.add if word[0] == "+" else chosen.discard)(word[1:])
         else:
-            raise ValueError(f"nemesis: unknown operation {word!r}; known: {sorted(REGISTRY)}")
-    return {name: REGISTRY[name] for name in sorted(chosen)}
+            raise ValueError(f"nemesis: unknown operation {word!r}; known: {sorted(known)}")
+    return {name: known[name] for name in sorted(chosen)}
 
 
 def off_by_default() -> list[str]:

@@ -41,8 +41,10 @@ def figures_of(world, result: CheckResult, pg_major: int) -> list[str]:
         for fmt, n in result.issued.items()
     )
     holders = Counter()
+    by_kind = Counter()
     for holder in world.holders:
         holders.update(holder.exits)
+        by_kind.update({f"{holder.kind} {c}": n for c, n in holder.exits.items()})
     starts = sum(h.incarnation for h in world.holders)
     lost = ", ".join(f"{k} {n}" for k, n in h.lost.most_common()) or "none"
     return [
@@ -54,7 +56,9 @@ def figures_of(world, result: CheckResult, pg_major: int) -> list[str]:
         f"refusals by SQLSTATE (where): {grouped(h.refusals)}",
         f"connections lost (by SQLSTATE): {lost}",
         f"holders: {starts} started; exits by code: "
-        + (", ".join(f"{c} x{n}" for c, n in sorted(holders.items())) or "none"),
+        + (", ".join(f"{c} x{n}" for c, n in sorted(holders.items())) or "none")
+        + f" (by kind: {', '.join(f'{k} x{n}' for k, n in sorted(by_kind.items())) or 'none'})",
+        f"holder IDs by kind: {holder_ids(world)}",
         f"waits: longest statement {world.watchdog.longest:.1f} s; cancelled at the bound"
         f" {world.watchdog.cancelled}; uncancellable {count(h, 'uncancellable')}",
         f"duplicates: {sum(result.duplicate_count.values())}"
@@ -64,6 +68,17 @@ def figures_of(world, result: CheckResult, pg_major: int) -> list[str]:
         + (", ".join(f"{k} {n}" for k, n in sorted(h.notes.items()) if k not in QUIET) or "none"),
         f"operations off: {', '.join(sorted(set(world.all_ops) - set(world.ops))) or 'none'}",
     ]
+
+
+def holder_ids(world) -> str:
+    """The IDs in the holders' --ids files, by holder kind (rust, python, …)."""
+    counts = Counter()
+    kinds = {h.name: h.kind for h in world.holders}
+    for path in (world.root / "holders").glob("*.ids"):
+        kind = kinds.get(path.name.split(".", 1)[0], "other")
+        with open(path, "rb") as f:
+            counts[kind] += sum(1 for line in f if line.endswith(b"\n"))
+    return ", ".join(f"{k} {n}" for k, n in sorted(counts.items())) or "none"
 
 
 def count(history, kind: str) -> int:

@@ -18,11 +18,13 @@ import threading
 import time
 from pathlib import Path
 
+import managed_edition
 import ops_clock  # noqa: F401  (each ops_* module registers its operations)
 import ops_clone  # noqa: F401
 import ops_leases  # noqa: F401
 import ops_marks  # noqa: F401
 import ops_nodes  # noqa: F401
+import ops_partitions
 import ops_process  # noqa: F401
 import ops_replication  # noqa: F401
 import psycopg
@@ -34,11 +36,18 @@ from ops_leases import INTRUDER
 from watchdog import Watchdog
 from writers import Writer
 
-ROLES = ("app_rust", "app_py", INTRUDER)
+ROLES = ("app_rust", "app_py", "app_ts", "app_go", "app_java", INTRUDER)
 WRITERS = {"primary": 2, "second": 2, "standby": 1, "clone1": 1, "clone2": 1}
 
 
 class World:
+    # The first server made (its data directory's parent holds the run's
+    # files) and what the figures call the cluster; citus_world.CitusWorld
+    # has its own.
+    FIRST = "a"
+    DESCRIPTION = "a preloaded primary, its streaming standby, a second server, clones"
+    release = ""  # a component's release the figures name (CitusWorld: Citus's)
+
     def __init__(self, servers, seed: int, minutes: float, ops: dict, rust_writer: Path):
         self.seed = seed
         self.minutes = minutes
@@ -48,18 +57,21 @@ class World:
         self.model: dict = {}
         self.step = 0
         self.holders: list[Holder] = []
-        probe = servers("a")
+        probe = servers(self.FIRST)
         self.root = probe.data.parent / "nemesis"
         shutil.rmtree(self.root, ignore_errors=True)  # an earlier run's
         self.root.mkdir(parents=True)
         self.history = History(self.root / "history.txt")
         self.store = Store(self.root / "issued")
-        self.cluster = Cluster(_Reuse(servers, probe), self.history)
+        self.cluster = self.make_cluster(_Reuse(servers, probe), self.history)
         self.writers: list[Writer] = []
         self.watchdog = Watchdog(self)
         self.panics_seen: dict[str, int] = {}
         self.deadline = time.monotonic() + minutes * 60
         self.all_ops: list[str] = []
+
+    def make_cluster(self, servers, history):
+        return Cluster(servers, history)
 
     # --- lookups -----------------------------------------------------------
 
@@ -92,6 +104,8 @@ class World:
         # knows the line's node of each (docs/operations.md).
         for fmt in FORMATS:
             a.sql(f"INSERT INTO t_{fmt} (origin, ord) VALUES ('setup', 1)")
+        # pg_flake_sql beside it, one more writer (managed_edition.py).
+        managed_edition.setup(self, a)
         cluster.make_clone(b, a, STANDBY_NAME)
         b.role, b.node, b.may_generate = "standby", 1, False
         cluster.start(b)
@@ -104,8 +118,15 @@ class World:
         self.deadline = time.monotonic() + self.minutes * 60
         for target, n in WRITERS.items():
             self.writers += [Writer(self, target, i) for i in range(n)]
+        self.writers += managed_edition.writers(self)
         for fmt in LEASED:
-            for kind, role in (("rust", "app_rust"), ("python", "app_py")):
+            for kind, role in (
+                ("rust", "app_rust"),
+                ("python", "app_py"),
+                ("typescript", "app_ts"),
+                ("go", "app_go"),
+                ("java", "app_java"),
+            ):
                 self.holders.append(Holder(self, f"{kind}-{fmt}", kind, fmt, role))
         for writer in self.writers:
             writer.start()
@@ -143,6 +164,7 @@ class World:
                 outcome = f"failed: {type(e).__name__}: {e}"[:400]
                 self.history.failed[op.name] += 1
             self.history.end(entry, outcome)
+            self.after_op()
             if outcome.startswith("skipped"):
                 self.history.skipped[op.name] += 1
             elif not outcome.startswith("failed"):
@@ -151,6 +173,10 @@ class World:
             while time.monotonic() < min(pause, self.deadline):
                 self.maintain()
                 time.sleep(0.1)
+
+    def after_op(self) -> None:
+        """What follows every operation (citus_world.CitusWorld: Citus's
+        catalog follows a promotion)."""
 
     # --- finishing -------------------------------------------------------------
 
@@ -172,6 +198,8 @@ class World:
             elif slot.up and slot.role in ("primary", "second"):
                 try:
                     self.harvest(slot)
+                    if slot.role == "primary":
+                        managed_edition.harvest(self, slot)
                 except psycopg.Error as e:
                     self.history.note(f"harvest of {slot.label} failed: {e.sqlstate}")
                 self.read_stats(slot)
@@ -193,6 +221,17 @@ class World:
                 port=port,
             )
             self.store.add(fmt, slot.lineage, f"harvest {slot.label}", self.history.now(), rows)
+            total += len(rows)
+        # The line's partitioned sno table (ops_partitions.py), where it is.
+        if slot.sql(f"SELECT to_regclass('{ops_partitions.TABLE}') IS NOT NULL", port=port)[0][0]:
+            rows = slot.sql(
+                "SELECT id::text, origin || ':' || ord,"
+                " (extract(epoch FROM sno_timestamp(id)) * 1000000)::bigint, at"
+                f" FROM {ops_partitions.TABLE}",
+                statement_ms=120000,
+                port=port,
+            )
+            self.store.add("sno", slot.lineage, f"harvest {slot.label}", self.history.now(), rows)
             total += len(rows)
         return total
 
@@ -275,6 +314,8 @@ def make_tables(slot, holders: bool) -> None:
             )
         if not holders:
             return
+        # The line's partitioned table (ops_partitions.py).
+        ops_partitions.create_table(conn)
         for role in ROLES:
             conn.execute(f"CREATE ROLE {role} LOGIN")
         roles = ", ".join(ROLES)

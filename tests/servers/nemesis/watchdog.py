@@ -10,6 +10,13 @@ Writers run under ``statement_timeout`` (writers.py) and holders too, so a
 statement reaching the bound is rare: a commit waiting for a synchronous
 standby that is down (PostgreSQL's commit wait outlives the timeout), or a
 wait that ignores interrupts.
+
+The nemesis's own connections (application_name ``CTL``) are left alone —
+an operation may hold a lock or sleep on purpose — but for a commit waiting
+for the synchronous standby (wait event ``SyncRep``): an operation's
+autocommit statement on a primary whose synchronous standby is down (the
+``partitions`` job after ``standby_down``) would otherwise wait for ever,
+and with it the run (a one-minute run of seed 4 on 18 never ended).
 """
 
 from __future__ import annotations
@@ -49,7 +56,8 @@ class Watchdog(threading.Thread):
                 "SELECT pid, query_start::text, coalesce(wait_event_type, ''),"
                 " coalesce(wait_event, ''), left(query, 160)"
                 " FROM pg_stat_activity WHERE state = 'active'"
-                " AND backend_type = 'client backend' AND application_name <> %s"
+                " AND backend_type = 'client backend'"
+                " AND (application_name <> %s OR wait_event = 'SyncRep')"
                 " AND pid <> pg_backend_pid()",
                 (CTL,),
             ).fetchall()

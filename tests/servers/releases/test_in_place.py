@@ -16,7 +16,9 @@ checks, with a primary key on every table, that no ID is issued twice:
 - ``test_new_backend_refuses``: a session of the old release generates and
   stays open; after the install a new session refuses every format with
   55000 ("pg_flake's library was replaced while the server runs: restart
-  the server") while the old session goes on generating;
+  the server"), and so does ``pg_flake_set_mark`` after ``ALTER EXTENSION
+  UPDATE`` (and generation after it), while the old session goes on
+  generating;
 - ``test_old_backend_refuses``: a session loads the old release's library
   without generating; after the install a new session generates, and then
   the old session cannot (the registry's size mismatch, XX000: the old
@@ -41,7 +43,7 @@ loaded 0.2.0's library generates (docs/operations.md "Versions").
 ``test_other_layout_refuses``, the claim between two libraries of 0.4.0 on
 (in both orders, 55000 either way), runs where PG_FLAKE_OTHER_LAYOUT_LIB
 names this version's pg_flake.so built with another DSM_LAYOUT_VERSION
-(src/shared_memory.rs): in a copy of the repository with that constant
+(src/plumbing/shmem/mod.rs): in a copy of the repository with that constant
 raised, ``cargo pgrx package --pg-config "$PG_CONFIG" --features pg18
 --no-default-features --out-dir DIR``, then
 ``PG_FLAKE_OTHER_LAYOUT_LIB=$(find DIR -name pg_flake.so)``.
@@ -189,6 +191,21 @@ def test_new_backend_refuses(release_server, figures, release):
         assert "earlier pg_flake library generated" in detail, detail
     else:
         assert f"pg_flake {release}'s library" in detail, detail
+    # Nor does a set mark put this version's generator back to work beside
+    # the old library's (issue 49, item 7: 0.4.0 replaced the marks file,
+    # and with it the slots that kept it off, then issued IDs beside them),
+    # also once the catalog is updated.
+    with server.connect(DB) as setter:
+        setter.execute("ALTER EXTENSION pg_flake UPDATE")
+        try:
+            setter.execute("SELECT pg_flake_set_mark('sno', now())")
+        except psycopg.Error as e:
+            assert e.sqlstate == "55000" and e.diag.message_primary == REFUSAL, (
+                f"pg_flake_set_mark: {e.sqlstate} {e}"
+            )
+        else:
+            pytest.fail("pg_flake_set_mark was taken beside the old library's generators")
+        refusals(setter, "after the set")
     # The old session goes on with the library it mapped; new ones keep
     # refusing, also once it is gone.
     insert(old, "old, after the install")

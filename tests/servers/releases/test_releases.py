@@ -88,13 +88,13 @@ def test_release_is_the_pinned_one(release):
     source-location comments left out)."""
     files = release_files(release)
     built = next(files.rglob(f"pg_flake--{release}.sql")).read_text()
-    pinned = (REPO / f"sql/pg_flake--{release}.sql").read_text()
+    pinned = (REPO / f"sql/releases/pg_flake--{release}.sql").read_text()
 
     def lines(script: str) -> list[str]:
         return sorted(line for line in script.splitlines() if not line.startswith("--"))
 
     assert lines(built) == lines(pinned), (
-        f"{release}'s commit does not build sql/pg_flake--{release}.sql"
+        f"{release}'s commit does not build sql/releases/pg_flake--{release}.sql"
     )
 
 
