@@ -8,6 +8,8 @@ One PostgreSQL version per run (the server bench.sh started, BENCH_PG_MAJOR):
     bench.py shared    the preloaded rows (server restarted with preloading)
     bench.py marks plain|preloaded
                        the cost of durable marks, with fsync = on
+    bench.py holders   the leased generators' IDs per second in each
+                       language (Rust the reference), preloaded
     bench.py report    docs/BENCHMARKS.md (this version's section, between
                        its markers) and this version's insert chart
     bench.py profile plain|preloaded
@@ -15,6 +17,13 @@ One PostgreSQL version per run (the server bench.sh started, BENCH_PG_MAJOR):
                        floor, and a perf profile of sno_generate()
     bench.py report-profile
                        their section of docs/BENCHMARKS.md
+    bench.py report-holders
+                       the holders' table alone: its section of
+                       docs/BENCHMARKS.md, and stdout (`bench.sh holders`)
+    bench.py managed   pg_flake_sql (docs/managed.md) against the native
+                       extension and PostgreSQL's UUIDs
+    bench.py report-managed
+                       its section of docs/BENCHMARKS.md
 
 and, with no server, once for all versions:
 
@@ -46,12 +55,24 @@ def main():
     elif phase == "shared":
         from benchlib.measure import phase_shared
         phase_shared()
+    elif phase == "holders":
+        from benchlib.measure_holders import phase_holders
+        phase_holders()
     elif phase == "marks" and len(sys.argv) > 2 and sys.argv[2] in ("plain", "preloaded"):
         from benchlib.measure_marks import phase_marks
         phase_marks(sys.argv[2])
     elif phase == "profile" and len(sys.argv) > 2 and sys.argv[2] in ("plain", "preloaded"):
         from benchlib.measure_profile import phase_profile
         phase_profile(sys.argv[2])
+    elif phase == "managed":
+        from benchlib.measure_managed import phase_managed
+        phase_managed()
+    elif phase == "report-managed":
+        from benchlib.report_managed import phase_report_managed
+        phase_report_managed()
+    elif phase == "report-holders":
+        from benchlib.report_holders import holders_alone
+        holders_alone()
     elif phase == "report-profile":
         from benchlib.report_profile import phase_report_profile
         phase_report_profile()

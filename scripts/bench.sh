@@ -7,6 +7,10 @@
 #   bench.sh          the server suites, on the version of PG_BIN
 #   bench.sh codecs   the core crate's codec benchmarks (no server; `make
 #                     bench-codecs`), their section of docs/BENCHMARKS.md
+#   bench.sh managed  only pg_flake_sql against the native extension and
+#                     PostgreSQL's UUIDs (`make bench-managed-V`, about ten
+#                     minutes; docs/managed.md): with pg_tle preloaded where it
+#                     is installed; the full run includes it
 #   bench.sh profile  only the generation profile (`make bench-profile-V`, a
 #                     few minutes): one ID against the physical floor, and a
 #                     perf profile of sno_generate(), not preloaded and
@@ -79,6 +83,42 @@ scripts/pg-server.sh stop "$BENCH_DATA" || true
 rm -rf "$BENCH_DATA"
 trap 'scripts/pg-server.sh stop "$BENCH_DATA" || true' EXIT
 
+# pg_flake_sql's server: not preloaded, pg_tle preloaded where installed.
+managed_server() {
+    local tle=()
+    if [ -f "$("$PG_BIN/pg_config" --sharedir)/extension/pg_tle.control" ]; then
+        tle=("shared_preload_libraries = 'pg_tle'")
+    fi
+    scripts/pg-server.sh start "$BENCH_DATA" "$BENCH_PORT" "${SETTINGS[@]}" "${tle[@]}"
+}
+
+if [ "${1:-}" = managed ]; then
+    echo "== bench: pg_flake_sql, PostgreSQL $major, 127.0.0.1:$BENCH_PORT"
+    managed_server
+    "${driver[@]}" managed
+    scripts/pg-server.sh stop "$BENCH_DATA"
+    "${driver[@]}" report-managed
+    echo "bench: pg_flake_sql, PostgreSQL $major, done in $(($(date +%s) - start)) s"
+    exit 0
+fi
+
+# `bench.sh holders`: the leased generators' phase alone (a few minutes), on the
+# preloaded server; its table printed (and in $BENCH_OUT/holders.md).
+if [ "${1:-}" = holders ]; then
+    rm -f "$BENCH_OUT/results.json"
+    echo "== bench: leased generators, PostgreSQL $major, 127.0.0.1:$BENCH_PORT, preloaded"
+    scripts/pg-server.sh start "$BENCH_DATA" "$BENCH_PORT" "${SETTINGS[@]}" "$PRELOAD"
+    "$PG_BIN/psql" -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$BENCH_PORT" -U postgres -d postgres \
+        -c "CREATE DATABASE bench"
+    "$PG_BIN/psql" -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$BENCH_PORT" -U postgres -d bench \
+        -c "CREATE EXTENSION pg_flake"
+    "${driver[@]}" holders
+    scripts/pg-server.sh stop "$BENCH_DATA"
+    "${driver[@]}" report-holders | tee "$BENCH_OUT/holders.md"
+    echo "bench: leased generators, PostgreSQL $major, done in $(($(date +%s) - start)) s"
+    exit 0
+fi
+
 if [ "${1:-}" = profile ]; then
     rm -f "$BENCH_OUT/results.json"
     echo "== bench: generation profile, PostgreSQL $major, 127.0.0.1:$BENCH_PORT, not preloaded"
@@ -101,6 +141,7 @@ scripts/pg-server.sh start "$BENCH_DATA" "$BENCH_PORT" "${SETTINGS[@]}"
 echo "== bench: same server restarted with pg_flake preloaded"
 scripts/pg-server.sh start "$BENCH_DATA" "$BENCH_PORT" "${SETTINGS[@]}" "$PRELOAD"
 "${driver[@]}" shared
+"${driver[@]}" holders
 "${driver[@]}" profile preloaded
 
 echo "== bench: durable marks with fsync = on, not preloaded"
@@ -110,8 +151,13 @@ scripts/pg-server.sh start "$BENCH_DATA" "$BENCH_PORT" "${SETTINGS[@]}" "fsync =
 echo "== bench: durable marks with fsync = on, preloaded"
 scripts/pg-server.sh start "$BENCH_DATA" "$BENCH_PORT" "${SETTINGS[@]}" "fsync = on" "$PRELOAD"
 "${driver[@]}" marks preloaded
+
+echo "== bench: pg_flake_sql (pg_tle preloaded where installed)"
+managed_server
+"${driver[@]}" managed
 scripts/pg-server.sh stop "$BENCH_DATA"
 
 "${driver[@]}" report --elapsed $(($(date +%s) - start))
 "${driver[@]}" report-profile
+"${driver[@]}" report-managed
 echo "bench: PostgreSQL $major done in $(($(date +%s) - start)) s"

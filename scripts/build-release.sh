@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # build-release.sh VERSION: the package of a released pg_flake (a version of
 # scripts/releases.txt) for the PostgreSQL of PG_CONFIG, built from the
-# release's own commit with its own Cargo.lock and release profile by
-# `cargo pgrx package`, as a user of that release built it. Prints the
+# release's own commit with its own Cargo.lock and release profile (but its
+# thin LTO and opt-level, below) by `cargo pgrx package`, as a user of that release built it. Prints the
 # directory DIR that holds the files laid out under pg_config's own paths
 # (DIR<pkglibdir>/pg_flake.so, DIR<sharedir>/extension/...).
 #
@@ -48,17 +48,22 @@ if [ ! -f "$out/done" ]; then
     # library of the release built last. So its crate is always compiled
     # (the dependencies stay shared).
     touch "$src/src/lib.rs"
-    (cd "$src" && CARGO_TARGET_DIR=$cache/target cargo pgrx package \
+    # Without the release profile's thin LTO, in 16 codegen units, at opt-level 1: the same
+    # source and behaviour (panics still unwind, no debug assertions), in a fraction of the
+    # build time. The releases are the state the upgrade and package tests start from, not
+    # what is measured, and CI builds seven of them on 2 cores (docs/development.md "CI's time").
+    (cd "$src" && CARGO_TARGET_DIR=$cache/target CARGO_PROFILE_RELEASE_LTO=false \
+        CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 CARGO_PROFILE_RELEASE_OPT_LEVEL=1 cargo pgrx package \
         --pg-config "$PG_CONFIG" --no-default-features --features "pg$major" \
         --out-dir "$out/files") >&2
     [ -f "$out/files$("$PG_CONFIG" --pkglibdir)/pg_flake.so" ] \
         || { echo "build-release: no pg_flake.so in $out/files" >&2; exit 1; }
     # The build is the release: its install script is the one pinned in
-    # sql/ (pgrx orders the statements differently from build to build, so
+    # sql/releases/ (pgrx orders the statements differently from build to build, so
     # the lines are compared sorted, its source-location comments left out).
     built=$out/files$("$PG_CONFIG" --sharedir)/extension/pg_flake--$version.sql
-    if ! diff -q <(grep -v '^--' "$built" | sort) <(grep -v '^--' "$here/../sql/pg_flake--$version.sql" | sort) >/dev/null; then
-        echo "build-release: the build of $version does not make sql/pg_flake--$version.sql" >&2
+    if ! diff -q <(grep -v '^--' "$built" | sort) <(grep -v '^--' "$here/../sql/releases/pg_flake--$version.sql" | sort) >/dev/null; then
+        echo "build-release: the build of $version does not make sql/releases/pg_flake--$version.sql" >&2
         exit 1
     fi
     touch "$out/done"

@@ -1,18 +1,24 @@
 #!/usr/bin/env bash
-# Builds the Debian package of pg_flake for the PostgreSQL that PG_CONFIG
-# belongs to (default: Debian's PostgreSQL 15):
-#   target/debian/postgresql-<major>-pg-flake_<version>_<arch>.deb
-# with the version from Cargo.toml. `cargo pgrx package` makes the release
-# build and lays the files out under pg_config's own directories in
-# target/release/pg_flake-pg<major>/; the package puts them where Debian's
-# PostgreSQL packages look for extensions (/usr/lib/postgresql/<major>/lib,
-# /usr/share/postgresql/<major>/extension), whatever PostgreSQL built them.
-# Needs dpkg-dev (dpkg-deb, dpkg-shlibdeps) and binutils (strip); the lead's
-# `make prereqs` covers the rest of the build. `make package-17` runs it in
-# the Debian 13 chroot (scripts/pg17-chroot.sh), with CARGO_TARGET_DIR
-# target/pg17-chroot: the package is built and its dependencies found there.
+# Builds the Debian package of pg_flake from the files of a binary tarball
+# (scripts/package.sh, which calls this with --deb, so that the .deb and the
+# tarball of a version come from one build and carry the same files):
+#   scripts/package-deb.sh PAYLOAD [OUTDIR]
+#   OUTDIR/postgresql-<major>-pg-flake_<version>_<arch>.deb  (OUTDIR: target/debian)
+# PAYLOAD is the tarball's directory: lib/pg_flake.so and extension/ (the
+# control file, whose default_version is the package's version, and every
+# install and upgrade script); <major> is PG_CONFIG's (default: Debian's
+# PostgreSQL 15). The package puts them where Debian's PostgreSQL packages
+# look for extensions (/usr/lib/postgresql/<major>/lib,
+# /usr/share/postgresql/<major>/extension), whatever PostgreSQL built them,
+# with LICENSE as its copyright file. Needs dpkg-dev (dpkg-deb,
+# dpkg-shlibdeps) and binutils (strip). `make package-17` runs it in the
+# Debian 13 chroot (scripts/pg17-chroot.sh): the package's dependencies are
+# found there. scripts/test-package-deb.sh also makes the previous release's
+# package this way, from that release's build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+payload=${1:?usage: package-deb.sh PAYLOAD [OUTDIR]}
+outdir=${2:-target/debian}
 PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}
 MAINTAINER=${DEB_MAINTAINER:-pg_flake maintainers <maintainers@pg-flake.invalid>}
 
@@ -20,73 +26,40 @@ scripts/apt-install.sh package-deb dpkg-dev binutils
 
 major=$("$PG_CONFIG" --version | sed -nE 's/^PostgreSQL ([0-9]+).*/\1/p')
 [ -n "$major" ] || { echo "package-deb: cannot read the major version from $PG_CONFIG --version" >&2; exit 1; }
-version=$(awk -F '"' '/^\[/ { in_package = ($0 == "[package]") } in_package && /^version *=/ { print $2; exit }' Cargo.toml)
-# META.json (PGXN) states the version twice besides its meta-spec's 1.0.0;
-# the control file takes Cargo.toml's (@CARGO_VERSION@).
-stray=$(grep -o '"version": *"[^"]*"' META.json | grep -v -e "\"$version\"" -e '"1.0.0"' || true)
-[ -z "$stray" ] || { echo "package-deb: META.json has $stray, Cargo.toml $version: keep them in step" >&2; exit 1; }
+version=$(sed -nE "s/^default_version = '([^']+)'\$/\1/p" "$payload/extension/pg_flake.control" 2>/dev/null || true)
+[ -n "$version" ] || { echo "package-deb: no default_version in $payload/extension/pg_flake.control" >&2; exit 1; }
+for file in "$payload/lib/pg_flake.so" "$payload/extension/pg_flake--$version.sql"; do
+    [ -f "$file" ] || { echo "package-deb: $file is missing" >&2; exit 1; }
+done
 arch=$(dpkg --print-architecture)
 name=postgresql-$major-pg-flake
-deb=target/debian/${name}_${version}_${arch}.deb
+mkdir -p "$outdir"
+deb=$outdir/${name}_${version}_${arch}.deb
+echo "package-deb: $name $version from $payload"
 
-echo "package-deb: building $name $version with $PG_CONFIG"
-cargo pgrx package --pg-config "$PG_CONFIG" --no-default-features --features "pg$major"
-staged=${CARGO_TARGET_DIR:-target}/release/pg_flake-pg$major
-staged_lib=$staged$("$PG_CONFIG" --pkglibdir)
-staged_ext=$staged$("$PG_CONFIG" --sharedir)/extension
-for file in "$staged_lib/pg_flake.so" "$staged_ext/pg_flake.control" "$staged_ext/pg_flake--$version.sql"; do
-    [ -f "$file" ] || { echo "package-deb: cargo pgrx package did not make $file" >&2; exit 1; }
-done
-
-work=target/debian/build-$name
+work=$outdir/build-$name-$version
 root=$work/debian/$name
 rm -rf "$work"
 install -d "$root/DEBIAN" "$root/usr/lib/postgresql/$major/lib" \
     "$root/usr/share/postgresql/$major/extension" "$root/usr/share/doc/$name"
-# Everything pgrx staged: the library, the control file, the install script
-# and any upgrade scripts (sql/pg_flake--A--B.sql).
-install -m 644 "$staged_lib"/* "$root/usr/lib/postgresql/$major/lib/"
-install -m 644 "$staged_ext"/* "$root/usr/share/postgresql/$major/extension/"
-# And the install scripts of 0.1.0, 0.2.0 and 0.3.0 as they landed, as `make install` adds them: CREATE
-# EXTENSION pg_flake VERSION '0.1.0' (or '0.2.0', '0.3.0') then works (docs/operations.md "Versions"; the
-# regression test upgrade needs it).
-install -m 644 sql/pg_flake--0.1.0.sql sql/pg_flake--0.2.0.sql sql/pg_flake--0.3.0.sql "$root/usr/share/postgresql/$major/extension/"
-# As dh_strip does: the symbol tables are most of a Rust library's size;
-# the dynamic symbols PostgreSQL looks up stay.
+install -m 644 "$payload/lib/pg_flake.so" "$root/usr/lib/postgresql/$major/lib/"
+install -m 644 "$payload"/extension/* "$root/usr/share/postgresql/$major/extension/"
+# As dh_strip does (the tarball's library is stripped already; a previous
+# release's build is not): the dynamic symbols PostgreSQL looks up stay.
 strip --strip-unneeded --remove-section=.comment --remove-section=.note \
     "$root/usr/lib/postgresql/$major/lib/pg_flake.so"
 
-# tail, not head: head would end the pipe early and pipefail take git's SIGPIPE.
-first_year=$(git log --format=%ad --date=format:%Y 2>/dev/null | tail -n 1)
-last_year=$(git log -1 --format=%ad --date=format:%Y 2>/dev/null || date +%Y)
-years=${first_year:-$last_year}
-[ "$years" = "$last_year" ] || years="$years-$last_year"
-cat > "$root/usr/share/doc/$name/copyright" <<EOF
-Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/
-Upstream-Name: pg_flake
-Source: the pg_flake repository (README.md)
-
-Files: *
-Copyright: $years the pg_flake developers
-License: MIT
- Permission is hereby granted, free of charge, to any person obtaining a copy
- of this software and associated documentation files (the "Software"), to deal
- in the Software without restriction, including without limitation the rights
- to use, copy, modify, merge, publish, distribute, sublicense, and/or sell
- copies of the Software, and to permit persons to whom the Software is
- furnished to do so, subject to the following conditions:
- .
- The above copyright notice and this permission notice shall be included in
- all copies or substantial portions of the Software.
- .
- THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR
- IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY,
- FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE
- AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER
- LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING FROM,
- OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE
- SOFTWARE.
-EOF
+# The copyright file in Debian's machine-readable form, from LICENSE (MIT):
+# its copyright line, and its text as the License paragraph (blank lines as
+# " .", as that form has them).
+copyright=$(sed -n 's/^Copyright (c) //p' LICENSE | head -n 1)
+[ -n "$copyright" ] || { echo "package-deb: no 'Copyright (c)' line in LICENSE" >&2; exit 1; }
+{
+    printf 'Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\n'
+    printf 'Upstream-Name: pg_flake\nSource: the pg_flake repository (README.md)\n\n'
+    printf 'Files: *\nCopyright: %s\nLicense: MIT\n' "$copyright"
+    sed -n '/^Permission is hereby granted/,$p' LICENSE | sed -e 's/^$/./' -e 's/^/ /'
+} > "$root/usr/share/doc/$name/copyright"
 # Dates are the last commit's (the changelog's, and every file's time in
 # the archive through SOURCE_DATE_EPOCH), so the same tree gives the same
 # metadata. The version has no Debian revision: a native package, whose

@@ -4,7 +4,7 @@
 # on a failure prints the diffs and exits 1. By default in the server's
 # existing database regress_flake; with --scratch-db NAME in the database
 # NAME, which pg_regress drops and creates afresh (make installcheck, against
-# a server that holds other databases). Used by test-sql.sh, test-package.sh
+# a server that holds other databases). Used by test-sql.sh, test-package-deb.sh
 # (which pick the tests of a version with regress-tests.sh) and
 # installcheck.sh.
 #   scripts/pg-regress.sh [--scratch-db NAME] PORT OUTDIR TEST...

@@ -6,7 +6,8 @@
 #   pg-server.sh stop DATADIR
 # PG_SERVER_ENV: VAR=value words added to the server's environment when this
 # script starts or restarts it, e.g. libfaketime's LD_PRELOAD and FAKETIME
-# to run it with a clock of its own (scripts/test-upgrade.sh). pg_ctl gets them
+# to run it with a clock of its own (no suite sets it today: the multi-server
+# suites start their servers with tests/servers/harness.py). pg_ctl gets them
 # too: it compares its own clock with the start time the server writes.
 set -euo pipefail
 BIN=${PG_BIN:-/usr/lib/postgresql/15/bin}

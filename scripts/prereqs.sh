@@ -33,7 +33,15 @@ PG17_CONFIG=${PG17_CONFIG:-$PG_FLAKE_CHROOT/pg17/bin/pg_config}
 chroot_17() { [ "$PG17_CONFIG" = "${PG_FLAKE_CHROOT%/}/pg17/bin/pg_config" ]; }
 if [ $# -gt 0 ]; then versions=("$@"); else versions=(15); fi
 
-packages=(libclang-dev clang sudo)
+# cargo-pgrx's build needs OpenSSL's headers, found through pkg-config
+# (a fresh Debian 12 without them stops at openssl-sys).
+packages=(libclang-dev clang sudo libssl-dev pkg-config)
+# The client packages' toolchains (make test-conformance runs the Go and
+# Java adapters before any suite that would install them): Debian's Go and
+# pgx v4, pgjdbc, a JDK when none is there, and libfaketime (the holders'
+# clock tests).
+packages+=(golang-go golang-github-jackc-pgx-v4-dev libpostgresql-jdbc-java faketime)
+command -v javac >/dev/null || packages+=(default-jdk-headless)
 for version in "${versions[@]}"; do
     case $version in
     15) packages+=(postgresql-15 postgresql-contrib postgresql-server-dev-15) ;;

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Prints the regression tests (tests/regress/sql/*.sql) that apply to
 # PostgreSQL MAJOR, one per line: soft errors with COPY ... ON_ERROR need 17,
-# btree skip support 18. Used by test-sql.sh and test-package.sh.
+# btree skip support 18. Used by test-sql.sh and test-package-deb.sh.
 #   scripts/regress-tests.sh MAJOR
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -3,11 +3,19 @@
 # PG_FLAKE_TEST_DSN (libpq's key=value form), which is created with pg_flake
 # if missing. The recipes drop and create pg_flake in it: use a database of
 # its own. Installs what is missing first (as root, on Debian 12): Node.js
-# and npm, a JDK and pgjdbc from Debian, Go and pgx v4 from Debian (built in
-# GOPATH mode, no module proxy), the node packages from
+# and npm, a JDK and pgjdbc from Debian, Go and pgx v4 from Debian (the Go
+# module clients/go, built offline from a vendor/ of links to Debian's
+# sources, no module proxy), libfaketime, the node packages from
 # clients/node/package-lock.json (npm's registry only). Runs them all
-# (node-postgres, Drizzle, Prisma, pgjdbc, tokio-postgres, Go pgx) and fails
-# if any failed.
+# (node-postgres, Drizzle, Prisma, the Java package's tests with pgjdbc,
+# tokio-postgres, Go pgx) and fails
+# if any failed. The npm package pg-flake (clients/typescript): built from
+# its lock file and packed (scripts/build-typescript.sh), the tarball
+# installed with npm into a scratch project where its tests run (unit, and
+# against this database), its conformance adapter on the installed copy;
+# the node recipes use the same tarball. The Go module's run.sh also runs
+# its unit tests (cached between the versions' runs) and its leased
+# generators' tests against this server.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 : "${PG_FLAKE_TEST_DSN:?set PG_FLAKE_TEST_DSN, e.g. host=127.0.0.1 port=PORT user=postgres dbname=flake_clients}"
@@ -19,8 +27,11 @@ command -v node >/dev/null || missing+=(nodejs)
 command -v npm >/dev/null || missing+=(npm)
 command -v javac >/dev/null || missing+=(default-jdk-headless)
 [ -f "${PGJDBC_JAR:-/usr/share/java/postgresql.jar}" ] || missing+=(libpostgresql-jdbc-java)
+# The Java holders' clock tests (clients/java, WriterFaultsTest).
+[ -f /usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1 ] || missing+=(faketime)
 command -v go >/dev/null || missing+=(golang-go)
 [ -d /usr/share/gocode/src/github.com/jackc/pgx/v4 ] || missing+=(golang-github-jackc-pgx-v4-dev)
+[ -f "${FAKETIME_LIB:-/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1}" ] || missing+=(faketime)
 if [ ${#missing[@]} -gt 0 ]; then
     scripts/apt-install.sh test-clients "${missing[@]}"
 fi
@@ -46,7 +57,38 @@ if ! cmp -s clients/node/prisma/schema.prisma clients/node/node_modules/.prisma/
         exit 1
     fi
 fi
+# The npm package, packed; the recipes require('pg-flake') from its tarball,
+# installed without touching their lock file (again only when it changed).
+ts_dir=$(scripts/build-typescript.sh --pack)
+ts_version=$(node -p "require('$ts_dir/package.json').version")
+ts_tarball="$ts_dir/pg-flake-$ts_version.tgz"
+ts_sum=$(sha256sum "$ts_tarball" | cut -d' ' -f1)
+if [ "$ts_sum" != "$(cat clients/node/node_modules/.pg-flake-tarball 2>/dev/null)" ]; then
+    echo "test-clients: npm install pg-flake-$ts_version.tgz (clients/node)"
+    (cd clients/node && npm install --no-save --ignore-scripts --prefer-offline --no-audit --no-fund \
+        --loglevel=error "$ts_tarball")
+    echo "$ts_sum" > clients/node/node_modules/.pg-flake-tarball
+fi
+# The scratch project: the tarball and the pinned pg, as an application installs them
+# (made again when the tarball changed; the versions' runs share it).
+ts_scratch="${PG_FLAKE_TMP:-/tmp}/pg-flake-ts-scratch"
+ts_key="$ts_sum $(cat "$ts_dir/dist/.built")" # the tarball and the tests
+if [ "$ts_key" != "$(cat "$ts_scratch/.built" 2>/dev/null)" ]; then
+    rm -rf "$ts_scratch"
+    mkdir -p "$ts_scratch"
+    echo '{ "name": "pg-flake-scratch", "private": true }' > "$ts_scratch/package.json"
+    pg_pin=$(node -p "require('$ts_dir/package.json').devDependencies.pg")
+    echo "test-clients: npm install pg-flake-$ts_version.tgz pg@$pg_pin (a scratch project, $ts_scratch)"
+    (cd "$ts_scratch" && npm install --ignore-scripts --prefer-offline --no-audit --no-fund --loglevel=error \
+        "$ts_tarball" "pg@$pg_pin")
+    cp -r "$ts_dir/dist-test" "$ts_scratch/test"
+    echo "$ts_key" > "$ts_scratch/.built"
+fi
 flock -u 8
+# The Java package's jar and tests: built once for every version's suite
+# (build.sh caches by a checksum of the sources and builds one at a time).
+echo "test-clients: building the Java package (clients/java)"
+clients/java/build.sh >/dev/null
 echo "test-clients: building the Rust recipe (clients/rust)"
 cargo build --quiet --locked --manifest-path clients/rust/Cargo.toml
 
@@ -68,11 +110,20 @@ run() {
 run node node clients/node/recipe.js
 run drizzle node clients/node/drizzle-recipe.js
 run prisma node clients/node/prisma-recipe.js
-run java clients/java/run.sh
+run docs-examples node clients/node/docs-examples.js
+# The Java tests drop and create pg_flake, make roles and tables: a database of their own.
+if ! "$PSQL" -X -q "$PG_FLAKE_TEST_DSN dbname=flake_java" -c "SELECT 1" >/dev/null 2>&1; then
+    "$PSQL" -X -q -v ON_ERROR_STOP=1 "$PG_FLAKE_TEST_DSN dbname=postgres" -c "CREATE DATABASE flake_java"
+fi
+run java env PG_FLAKE_TEST_DSN="$PG_FLAKE_TEST_DSN dbname=flake_java" clients/java/test.sh
 run rust clients/rust/target/debug/pg-flake-client-rust
 run go clients/go/run.sh
+run typescript env PG_FLAKE_REPO="$PWD" PG_FLAKE_TS_PACKAGE="$ts_scratch/node_modules/pg-flake" \
+    node --test --test-concurrency=1 --test-reporter=spec "$ts_scratch"/test/*.test.mjs
+run typescript-vectors env PG_FLAKE_TS="$ts_scratch/node_modules/pg-flake/dist/esm/index.js" \
+    python3 tests/conformance/runner.py --adapter typescript="node tests/conformance/adapters/typescript_adapter.mjs"
 if [ ${#failed[@]} -gt 0 ]; then
     echo "test-clients: FAILED: ${failed[*]}" >&2
     exit 1
 fi
-echo "test-clients: node, drizzle, prisma, java, rust and go recipes passed"
+echo "test-clients: node, drizzle, prisma, java, rust and go recipes and the TypeScript package passed"

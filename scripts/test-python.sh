@@ -14,7 +14,10 @@ cd "$(dirname "$0")/.."
 export PG_FLAKE_TEST_DSN PIP_DISABLE_PIP_VERSION_CHECK=1
 PYTHON=${PYTHON:-python3}
 VENV=python/.venv
-
+# make test runs the versions side by side: one makes or refreshes the
+# environment while the others wait.
+exec 9>python/.venv.lock
+flock 9
 if ! "$VENV/bin/python" -c 'import sys' 2>/dev/null; then
     rm -rf "$VENV"
     if ! "$PYTHON" -m venv "$VENV" >/dev/null 2>&1; then
@@ -36,6 +39,7 @@ if [ "$stamp" != "$(cat "$VENV/pg_flake-installed" 2>/dev/null)" ]; then
     rm -rf python/build python/pg_flake.egg-info
     echo "$stamp" > "$VENV/pg_flake-installed"
 fi
+flock -u 9
 
 cd python
 # Lint and format first, as `make lint` does for the Rust code.
@@ -47,5 +51,5 @@ cd python
 # settings hide psycopg 3 then), unless pytest arguments chose the tests.
 .venv/bin/pytest -p no:cacheprovider -q "$@"
 if [ $# -eq 0 ]; then
-    PG_FLAKE_DJANGO_DRIVER=psycopg2 .venv/bin/pytest -p no:cacheprovider -q tests/django_project
+    PG_FLAKE_DJANGO_DRIVER=psycopg2 .venv/bin/pytest -p no:cacheprovider -q ./tests/django_project
 fi

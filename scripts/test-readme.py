@@ -13,7 +13,8 @@ one `scripts/test-sql.sh` starts. The script creates a fresh database `pg_flake_
 fills it with `sql/example.sql` as `make run` does for its database `flake`, and runs every
 ```sql block of the files, each file's in order and the files one after the other, in one psql
 session: what a reader who follows the README and then the documentation from top to bottom
-meets (a later file's examples may use what an earlier one's made). psql (`$PG_BIN/psql`, else
+meets (a later file's examples may use what an earlier one's made). The ```go blocks (complete
+programs) are built and run by clients/go/pgxflake/docs_examples_test.go, in scripts/test-clients.sh. psql (`$PG_BIN/psql`, else
 the one on PATH) runs in a temporary directory, so `\\copy … TO 'file'` writes there. Standard
 library only (Python 3.9+).
 
@@ -40,6 +41,10 @@ Conventions of the files' ```sql blocks:
 - A block is skipped when the line just before its opening fence is
   `<!-- readme-test: skip REASON -->` (for what CI cannot give, such as Citus); the script
   says which blocks it skipped and why.
+
+Only ```sql blocks run here. The ```ts blocks of docs/applications.md's section "TypeScript and
+JavaScript" are run by clients/node/docs-examples.js, against the database of the clients'
+tests (scripts/test-clients.sh), where the npm package and the drivers are installed.
 
 After a statement that calls `pg_reload_conf()` the script pauses (0.3 s), as a reader does:
 the reload reaches the session's backend by a signal, which the next statement must not

@@ -10,8 +10,8 @@
 # directories, default $PG_FLAKE_TMP/pgf-servers-<major>, PG_FLAKE_TMP
 # default /tmp; a failed test's are kept there).
 # gdb: test_marks_faults.py stops a backend where it holds a spinlock.
-# Creates tests/servers/.venv (psycopg, pytest; the pins of
-# python/tests/constraints.txt) on first use. Idempotent.
+# Creates tests/servers/.venv (psycopg, pytest, ruff, pgspot for the managed
+# suite; the pins of python/tests/constraints.txt) on first use. Idempotent.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PG_BIN=${PG_BIN:-/usr/lib/postgresql/15/bin}
@@ -26,7 +26,7 @@ PINS=python/tests/constraints.txt
 # the versions side by side).
 exec 9>"$VENV.lock"
 flock 9
-if ! "$VENV/bin/python" -c 'import psycopg, pytest' 2>/dev/null \
+if ! "$VENV/bin/python" -c 'import psycopg, pytest, pglast' 2>/dev/null \
     || [ "$(sha256sum "$PINS" | cut -d' ' -f1)" != "$(cat "$VENV/pins" 2>/dev/null)" ]; then
     rm -rf "$VENV"
     if ! python3 -m venv "$VENV" >/dev/null 2>&1; then
@@ -34,7 +34,7 @@ if ! "$VENV/bin/python" -c 'import psycopg, pytest' 2>/dev/null \
         scripts/apt-install.sh test-servers python3-venv
         python3 -m venv "$VENV"
     fi
-    "$VENV/bin/pip" install -q --disable-pip-version-check -c "$PINS" "psycopg[binary]" pytest ruff
+    "$VENV/bin/pip" install -q --disable-pip-version-check -c "$PINS" "psycopg[binary]" pytest ruff pgspot
     sha256sum "$PINS" | cut -d' ' -f1 > "$VENV/pins"
 fi
 flock -u 9

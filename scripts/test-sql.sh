@@ -106,6 +106,13 @@ on_exit() {
     scripts/pg-server.sh stop "$BACKEND_DATA" || true
 }
 trap on_exit EXIT
+# pgspot over the scripts as this version's PostgreSQL has them installed:
+# the install script and every upgrade script (docs/guarantees.md
+# "Privileges and trust").
+extension_dir=$("$PG_BIN/pg_config" --sharedir)/extension
+default_version=$(sed -nE "s/^default_version = '(.*)'/\1/p" "$extension_dir/pg_flake.control")
+python3 scripts/check-pgspot.py --all "$extension_dir/pg_flake--$default_version.sql" \
+    "$extension_dir"/pg_flake--*--*.sql
 # The tests that apply to this version (soft errors 17+, skip support 18+).
 all=$(scripts/regress-tests.sh "$major")
 suite preloaded shared "$DATA" "$PORT" "$all" "" "shared_preload_libraries = 'pg_flake'"

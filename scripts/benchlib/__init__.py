@@ -12,14 +12,17 @@ so a report can be written again from a run's results without a server.
     measure.py         the server suites: generation, insert, sort, lookups,
                        concurrent generation (phases backend and shared)
     measure_marks.py   durable marks with fsync = on (phase marks)
+    measure_holders.py leased generators' IDs per second per language (phase holders)
     measure_profile.py the generation profile (phase profile)
     measure_codecs.py  the core crate's codec benchmarks (phase codecs)
+    measure_holders.py the leased generators' IDs per second per language (phase holders)
     verdicts.py        numbers, targets and their verdicts, as the report words them
     doc.py             the machine's description, docs/BENCHMARKS.md's sections
     report.py          a version's section of docs/BENCHMARKS.md (phase report)
     writer.py          that section while it is written: lines, targets' verdicts
     report_tables.py   its measurement tables
     report_marks.py    its durable marks part
+    report_holders.py  its leased generators' part
     report_profile.py  the generation profile's section (phase report-profile)
     report_codecs.py   the codecs' section (phase report-codecs)
     chart.py           the insert chart (gnuplot)

@@ -8,6 +8,7 @@ import time
 from benchlib.chart import chart
 from benchlib.config import LOAD_SAMPLE, OUT, PG_MAJOR, PIN_CPU, PORT, ROOT, restrict_to
 from benchlib.doc import machine, write_doc
+from benchlib.report_holders import holders
 from benchlib.report_marks import marks
 from benchlib.report_tables import concurrent, generation, insert, lookups, sort
 from benchlib.results import load, log
@@ -95,6 +96,7 @@ def report(results, elapsed):
         part(r)
     if "marks" in results:
         marks(r)
+    holders(r)
     other_load(r)
     return "\n".join(head(r, elapsed) + r.lines)
 

@@ -35,10 +35,10 @@ def pinned_session(db=DB):
     return session
 
 
-def timed(statement, setup=""):
+def timed(statement, setup="", db=DB):
     """Milliseconds of `statement` by psql's \\timing, after `setup` in the same
     session, its backend on PIN_CPU."""
-    session = pinned_session()
+    session = pinned_session(db)
     out, err = session.communicate(f"{setup}\n\\timing on\n{statement}\n")
     if session.returncode != 0:
         sys.exit(f"bench: psql failed:\n{err}\nSQL:\n{statement}")
@@ -48,13 +48,13 @@ def timed(statement, setup=""):
     return float(times[-1])
 
 
-def pgbench(script_name, script, clients, seconds):
+def pgbench(script_name, script, clients, seconds, db=DB):
     path = os.path.join(OUT, script_name)
     with open(path, "w") as f:
         f.write(script)
     cmd = [f"{PG_BIN}/pgbench", "-h", "127.0.0.1", "-p", PORT, "-U", "postgres", "-n",
            "-M", "prepared", "-c", str(clients), "-j", str(clients), "-T", str(seconds),
-           f"--random-seed={PGBENCH_SEED}", "-f", path, DB]
+           f"--random-seed={PGBENCH_SEED}", "-f", path, db]
     r = subprocess.run(cmd, check=False, capture_output=True, text=True)
     m = re.search(r"tps = ([0-9.]+) \(without initial connection time\)", r.stdout)
     if r.returncode != 0 or not m:
