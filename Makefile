@@ -357,7 +357,7 @@ test-long-%: install-%
 	$(call with_pg,$*) PG_FLAKE_SERVERS_PORT=$(call port,test-long,$*) \
 		PG_FLAKE_SERVERS_DATA=$(PG_FLAKE_TMP)/pg_flake-long-$* scripts/test-servers.sh load
 
-## test-clock: durable marks, logical time and node identity under clocks libfaketime moves.
+## test-clock: durable marks, logical time and node identity under clocks moved while they run (tests/servers/shims/clock_step.c).
 ## About 2 minutes, not part of `make test`: restarts and a crash with the
 ## clock behind, two databases, failover to a standby 10 s behind (asynchronous and
 ## synchronous), the bound pg_flake.max_clock_lag, and live steps of the clock while 6

@@ -35,8 +35,9 @@ checkout=$(cd "$here/.." && pwd)
 # What the chroot gets (--no-install-recommends): the server, its headers,
 # PGXS and pg_regress (postgresql-server-dev-17); what `cargo pgrx` needs to
 # build against them (clang and libclang for bindgen, a C compiler, pkg-config,
-# CA certificates for cargo); libfaketime for the clock tests (the server
-# loads the chroot's, at the path harness.py's FAKETIME_LIB names); sudo
+# CA certificates for cargo); libfaketime, for a server started by hand with
+# a clock of its own (pg-server.sh's PG_SERVER_ENV; the suites' servers
+# preload tests/servers/shims/clock_step.c, from /tmp, which is shared); sudo
 # (`cargo pgrx test` runs the server as postgres with it); git and dpkg-dev
 # for `make package-17`.
 PACKAGES=(postgresql-17 postgresql-server-dev-17 clang libclang-dev build-essential pkg-config

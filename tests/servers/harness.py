@@ -12,6 +12,7 @@ field of a log line is its SQLSTATE (``Server.log_errors``).
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import shutil
@@ -24,6 +25,9 @@ from pathlib import Path
 import psycopg
 
 PG_BIN = Path(os.environ.get("PG_BIN", "/usr/lib/postgresql/15/bin"))
+SHIM_DIR = Path("/tmp/pg_flake-shims")
+# libfaketime, for application processes whose clocks move (the nemesis's
+# holders); servers use the clock shim (clock_shim).
 FAKETIME_LIB = os.environ.get("FAKETIME_LIB", "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1")
 # This version of pg_flake: Cargo.toml's (what ALTER EXTENSION UPDATE reaches).
 VERSION = re.search(
@@ -50,6 +54,27 @@ def as_postgres(*args: str, env: dict | None = None, check: bool = True, **kw):
     return subprocess.run(
         prefix + [str(a) for a in args], check=check, capture_output=True, text=True, **kw
     )
+
+
+def clock_shim() -> Path:
+    """``shims/clock_step.c`` built once for every server whose clock moves
+    (not libfaketime: the shim's head says why), in a directory the
+    ``postgres`` user and PostgreSQL 17's chroot (which shares /tmp) reach;
+    named by its source's hash, so that runs side by side share it."""
+    source = Path(__file__).parent / "shims" / "clock_step.c"
+    text = source.read_bytes()
+    built = SHIM_DIR / f"clock_step-{hashlib.sha256(text).hexdigest()[:12]}.so"
+    if not built.exists():
+        SHIM_DIR.mkdir(parents=True, exist_ok=True)
+        os.chmod(SHIM_DIR, 0o755)
+        partial = built.with_name(f"{built.name}.{os.getpid()}")
+        subprocess.run(
+            ["cc", "-shared", "-fPIC", "-O2", "-Wall", "-o", str(partial), str(source), "-ldl"],
+            check=True,
+        )
+        os.chmod(partial, 0o755)
+        os.replace(partial, built)
+    return built
 
 
 def major_version(bin: Path = PG_BIN) -> int:
@@ -110,9 +135,9 @@ class Server:
         self.port = port
         self.data = Path(root) / name
         self.bin = Path(bin) if bin else PG_BIN
-        # libfaketime's timestamp file: writing an offset into it moves the
-        # running server's real-time clock (set_clock).
-        self.clock_file = Path(root) / f"{name}.faketime"
+        # The clock shim's file (shims/clock_step.c): writing an offset into
+        # it moves the running server's real-time clock (set_clock).
+        self.clock_file = Path(root) / f"{name}.clock"
         self.clock_moved = False
         # More of the server's environment (an LD_PRELOAD shim, say).
         self.env: dict[str, str] = {}
@@ -199,10 +224,8 @@ class Server:
         # Only the real-time clock moves, as when an operating system's clock
         # is stepped: PostgreSQL's waits and timeouts keep their length.
         return {
-            "LD_PRELOAD": FAKETIME_LIB,
-            "FAKETIME_TIMESTAMP_FILE": str(self.clock_file),
-            "FAKETIME_NO_CACHE": "1",
-            "FAKETIME_DONT_FAKE_MONOTONIC": "1",
+            "LD_PRELOAD": str(clock_shim()),
+            "PG_FLAKE_CLOCK_FILE": str(self.clock_file),
             **self.env,
         }
 

@@ -22,7 +22,7 @@ YEARS_3 = 3 * 365 * 86400
 
 
 def started(servers, preload):
-    """A server started with libfaketime loaded (its clock at the machine's),
+    """A server started with the clock shim loaded (its clock at the machine's),
     so that set_clock moves it while it runs."""
     server = servers("primary").init(preload=preload)
     server.set_clock(0)

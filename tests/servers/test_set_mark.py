@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 from conftest import DATA_ROOT
-from harness import FAKETIME_LIB
+from harness import clock_shim
 from test_standby import tell_preloaded
 
 LAG = "pg_flake.max_clock_lag = '300s'"
@@ -220,7 +220,7 @@ def test_a_set_during_an_announcement_holds(servers):
     os.chmod(pause_dir, 0o777)
     server = servers("primary").init(LAG, NO_CHECKPOINT)
     server.env = {
-        "LD_PRELOAD": f"{pause_shim()} {FAKETIME_LIB}",
+        "LD_PRELOAD": f"{pause_shim()} {clock_shim()}",
         "PG_FLAKE_PAUSE_DIR": str(pause_dir),
     }
     server.set_clock(120)

@@ -3,7 +3,7 @@
 -- last pg_flake_stats_reset; IDs issued exactly, refusals by SQLSTATE (also
 -- where the caller catches the error), a reset of one format or all, and the
 -- leases by format. Times differ from run to run: only their relations are
--- printed. (Steps back of a clock moved by libfaketime:
+-- printed. (Steps back of a moved clock:
 -- tests/servers/clock/test_clock_step.py; the postgres_exporter file:
 -- tests/servers/ecosystem/test_postgres_exporter.py.)
 SET client_min_messages = warning;

@@ -95,7 +95,7 @@ END $$"""
 
 def clock_server(servers, name: str, mode: str, *conf: str, clock: float | None = None) -> Server:
     """A fresh server (preloading pg_flake in mode ``preloaded``) with the
-    test database; with ``clock`` started with libfaketime at that offset,
+    test database; with ``clock`` started with the clock shim at that offset,
     so that ``set_clock`` moves it while it runs."""
     server = servers(name).init(*conf, preload=mode == "preloaded")
     if clock is not None:

@@ -1,6 +1,6 @@
 """The clock suite (``make test-clock``, ``make test-clock-V``): durable
 marks, logical time and node identity against real servers whose clocks
-libfaketime moves (docs/guarantees.md "Guarantees"). A part of the old
+the clock shim moves (harness.py, shims/clock_step.c) (docs/guarantees.md "Guarantees"). A part of the old
 script is a test file, ``test_clock_<part>.py``, and its test functions are
 named after the part, so that pytest's ``-k`` picks parts as the script's
 arguments did:
@@ -15,7 +15,7 @@ failover, which needs preloading and runs with ``asynchronous`` and
 ``synchronous`` replication. Shared code: clock_lib.py.
 
 Environment (besides conftest.py's one level up): ``STEP_MARGIN_MS``
-(clock_lib.py), ``FAKETIME_LIB`` (harness.py).
+(clock_lib.py).
 """
 
 import time

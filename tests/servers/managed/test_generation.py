@@ -54,17 +54,11 @@ def check_unique_increasing(conn, fmt: str) -> int:
     return conn.execute(f"SELECT count(*) FROM public.ids_{fmt}").fetchone()[0]
 
 
-# No timer of PostgreSQL's may fire while libfaketime moves the clock: the
-# SIGALRM handler reads the clock, and libfaketime then reads its file with
-# malloc inside the handler, which can corrupt a heap the backend was using
-# (PostgreSQL 18 aborted so once: "malloc(): invalid size"). The counters'
-# advisory-lock waits would arm deadlock_timeout's timer.
-QUIET_TIMERS = "deadlock_timeout = '1h'"
 
 
 def edition_server(servers, name: str, *conf: str, clock: float | None = None):
     server = servers(name)
-    server.init(*conf, *([QUIET_TIMERS] if clock is not None else []), preload=False)
+    server.init(*conf, preload=False)
     if clock is not None:
         server.set_clock(clock)
     server.start()

@@ -7,8 +7,8 @@ started once, to harvest its rows before its data directory is made anew.
 A :class:`Slot` is one of those data directories with what the nemesis
 means it to be (its role, its clock, its node, whether it should run): the
 operations change that *model* and the servers together, and writers,
-holders and the watchdog read it. Every server runs with libfaketime from
-its first start (``Server.set_clock``), so its clock moves live.
+holders and the watchdog read it. Every server runs with the clock shim
+(shims/clock_step.c) from its first start (``Server.set_clock``), so its clock moves live.
 """
 
 from __future__ import annotations

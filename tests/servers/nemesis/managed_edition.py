@@ -120,10 +120,7 @@ class SqlWriter(Writer):
                 autocommit=True,
                 connect_timeout=3,
                 application_name=f"nem_{self.tag}",
-                # deadlock_timeout: no SIGALRM during the counters' advisory-lock
-                # waits (libfaketime reads its file in the handler: test_generation.py).
-                options=f"-c statement_timeout={STATEMENT_MS} -c synchronous_commit=on"
-                " -c deadlock_timeout=1h",
+                options=f"-c statement_timeout={STATEMENT_MS} -c synchronous_commit=on",
             )
             self.conn.add_notice_handler(self.notice)
             self.conn_for = key

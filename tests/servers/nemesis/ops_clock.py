@@ -1,5 +1,5 @@
 """Operations on clocks: a server's real-time clock stepped back or forward
-while it runs (libfaketime's timestamp file, read at every clock reading:
+while it runs (the clock shim's file, read at every clock reading:
 Server.set_clock), put right again, and a lease holder's machine clock
 stepped (holders use the database's time: it must not matter)."""
 

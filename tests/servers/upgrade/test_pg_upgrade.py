@@ -14,7 +14,7 @@ version (18, or the one of PG_NEW_CONFIG, e.g. 16) keeps pg_flake's data and ind
     user) into a fresh PostgreSQL 18 cluster, replaces the new data
     directory's pg_flake/ with the old one's (the durable marks), and
     starts PostgreSQL 18 with pg_flake preloaded and its clock 30 s behind
-    the last IDs made on 15 (libfaketime), as after a move to a machine
+    the last IDs made on 15 (the clock shim), as after a move to a machine
     whose clock lags: only the marks keep its IDs above the old ones.
  3. On 18: pg_flake is there at this version (Cargo.toml's); every digest is the same; every
     btree passes amcheck's bt_index_check (heapallindexed) and every table
