@@ -1,9 +1,9 @@
 """The clock suite (``make test-clock``, ``make test-clock-V``): durable
 marks, logical time and node identity against real servers whose clocks
-the clock shim moves (harness.py, shims/clock_step.c) (docs/guarantees.md "Guarantees"). A part of the old
-script is a test file, ``test_clock_<part>.py``, and its test functions are
-named after the part, so that pytest's ``-k`` picks parts as the script's
-arguments did:
+the clock shim moves (harness.py, shims/clock_step.c; docs/guarantees.md
+"Guarantees"). A part of the old script is a test file,
+``test_clock_<part>.py``, and its test functions are named after the part,
+so that pytest's ``-k`` picks parts as the script's arguments did:
 
     PG_BIN=... scripts/test-servers.sh clock -k "restart or crash"
     PG_BIN=... scripts/test-servers.sh clock -k "step and plain"

@@ -54,8 +54,6 @@ def check_unique_increasing(conn, fmt: str) -> int:
     return conn.execute(f"SELECT count(*) FROM public.ids_{fmt}").fetchone()[0]
 
 
-
-
 def edition_server(servers, name: str, *conf: str, clock: float | None = None):
     server = servers(name)
     server.init(*conf, preload=False)
