@@ -40,9 +40,10 @@ def test_bound(servers, mode, pg_major, figures, tmp_path):
         " the message giving a lag of about 90 s (75-100)",
         tried,
     )
-    assert every(tried, lambda t: t.ms < 100) and elapsed_ms < 1000, (
-        "90 s behind: each failure under 100 ms on the server,"
-        " all five with the connection under 1 s on the client",
+    # Not a wait for the clock (90 s); 1 s and 5 s leave room for a loaded machine.
+    assert every(tried, lambda t: t.ms < 1000) and elapsed_ms < 5000, (
+        "90 s behind: each failure under 1 s on the server,"
+        " all five with the connection under 5 s on the client",
         tried,
         elapsed_ms,
     )

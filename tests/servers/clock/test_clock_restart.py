@@ -77,8 +77,11 @@ def an_hour_behind(server, figures, tmp_path):
         ' behind the last <format> IDs issued", N about 3600 (3550-3610)',
         tried,
     )
-    assert every(tried, lambda t: t.ms < 100), (
-        "1 h behind: each failure is immediate (under 100 ms on the server), not a wait",
+    # Not a wait: waiting for the clock would take the hour; the longest wait
+    # allowed is one unit (milliseconds). 1 s leaves room for a loaded machine
+    # (115 ms was seen with five suites on 2 cores).
+    assert every(tried, lambda t: t.ms < 1000), (
+        "1 h behind: each failure is immediate (under 1 s on the server), not a wait",
         tried,
     )
 
